@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { dateTime, uuid } from '../models/scalars.ts';
+import { AuthType, AuthUsage } from './auth-types.ts';
+
+/** `example.com` or `*.example.com`: no scheme, port, path or bare `*` (CONTRACT.md §7). */
+export const AllowedDomain = z
+  .string()
+  .max(253)
+  .regex(
+    /^(\*\.)?(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*$/,
+    'a host name such as example.com or *.example.com, without scheme, port or path',
+  );
+
+export const ConnectorType = z.enum(['media', 'data']).meta({ id: 'ConnectorType' });
+export type ConnectorType = z.infer<typeof ConnectorType>;
+
+export const ProxyOptions = z
+  .strictObject({ forwardedHeaders: z.boolean().default(false) })
+  .meta({ id: 'ProxyOptions' });
+
+/** Body of `POST /connectors` and `PUT /connectors/{connectorId}` (CONTRACT.md §7). */
+export const PublishConnectorBody = z
+  .strictObject({
+    name: z.string().min(1).max(200),
+    description: z.string().max(2000).nullable().optional(),
+    version: z.string().min(1).max(64),
+    type: ConnectorType,
+    iconUrl: z.url().nullable().optional(),
+    options: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+    script: z.string().min(1).max(900_000),
+    apiVersion: z.string().max(64).optional(),
+    allowedDomains: z.array(AllowedDomain).min(1).max(100),
+    proxyOptions: ProxyOptions.optional(),
+    supportedAuth: z.array(AuthType).max(5),
+  })
+  .meta({ id: 'PublishConnectorBody' });
+export type PublishConnectorBody = z.infer<typeof PublishConnectorBody>;
+
+export const PatchConnectorBody = z
+  .strictObject({
+    enabled: z.boolean().optional(),
+    default: z.boolean().optional(),
+    name: z.string().min(1).max(200).optional(),
+  })
+  .meta({ id: 'PatchConnectorBody' });
+export type PatchConnectorBody = z.infer<typeof PatchConnectorBody>;
+
+export const Connector = z
+  .strictObject({
+    id: uuid(),
+    name: z.string(),
+    description: z.string().nullable(),
+    version: z.string(),
+    type: ConnectorType,
+    iconUrl: z.string().nullable(),
+    enabled: z.boolean(),
+    default: z.boolean(),
+    allowedDomains: z.array(z.string()),
+    proxyOptions: z.strictObject({ forwardedHeaders: z.boolean() }),
+    supportedAuthentication: z.strictObject({ browser: z.array(AuthType), server: z.array(AuthType) }),
+    createdAt: dateTime(),
+    updatedAt: dateTime(),
+  })
+  .meta({ id: 'Connector' });
+export type Connector = z.infer<typeof Connector>;
+
+export const ConnectorList = z.strictObject({ data: z.array(Connector) }).meta({ id: 'ConnectorList' });
+
+/** Response of `PUT .../auth/{kind}`. */
+export const AuthConfigurationSet = z
+  .strictObject({ id: uuid(), name: z.string(), type: AuthType, usage: AuthUsage })
+  .meta({ id: 'AuthConfigurationSet' });
+export type AuthConfigurationSet = z.infer<typeof AuthConfigurationSet>;
+
+/** Element of `GET .../auth`: never a secret. */
+export const AuthConfigurationSummary = z
+  .strictObject({ usage: AuthUsage, type: AuthType, name: z.string(), updatedAt: dateTime() })
+  .meta({ id: 'AuthConfigurationSummary' });
+export type AuthConfigurationSummary = z.infer<typeof AuthConfigurationSummary>;
+
+export const SharedHeadersBody = z
+  .strictObject({
+    headers: z.record(
+      z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'an HTTP header name'),
+      z
+        .string()
+        .regex(/^[^\r\n\0]*$/, 'an HTTP header value: no line breaks')
+        .max(8192),
+    ),
+  })
+  .meta({ id: 'SharedHeadersBody' });
+export type SharedHeadersBody = z.infer<typeof SharedHeadersBody>;

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import {
+  EnvironmentRole,
+  EnvironmentType,
+  LicenseType,
+  SubscriptionMembershipType,
+  SubscriptionRole,
+  SubscriptionStatus,
+  SubscriptionType,
+  UserStatus,
+} from './enums.ts';
+import { int32, int64, nonEmpty, uri, uuid } from './scalars.ts';
+import { UserId } from './users.ts';
+
+/**
+ * The data file of CONTRACT.md §6 (`platform-server import`, demo data).
+ * Unknown keys are ignored rather than rejected: a file written for a newer or older release still imports,
+ * while every known key is checked strictly. Omitted optional fields take the defaults below.
+ */
+const count = () => int64().min(0);
+
+export const DataFileUser = z.object({
+  id: UserId,
+  email: nonEmpty(),
+  firstName: z.string().nullable().default(null),
+  lastName: z.string().nullable().default(null),
+  avatar: z.string().nullable().default(null),
+  lastSeen: int64().nullable().default(null),
+  status: UserStatus.default('Active'),
+});
+export type DataFileUser = z.infer<typeof DataFileUser>;
+
+export const DataFileStorage = z.object({
+  assets: count().default(0),
+  documents: count().default(0),
+  fonts: count().default(0),
+  cache: count().default(0),
+  backup: count().default(0),
+  other: count().default(0),
+});
+
+export const DataFileEnvironment = z.object({
+  id: int32(),
+  guid: uuid(),
+  name: nonEmpty(),
+  technicalName: z
+    .string()
+    .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/, 'a host label: letters, digits and hyphens')
+    .nullable()
+    .default(null),
+  defaultName: z.string().nullable().default(null),
+  type: EnvironmentType,
+  region: z.string().nullable().default(null),
+  tenantName: z.string().nullable().default(null),
+  backOfficeUri: uri().nullable().default(null),
+  disableCpoToPlatformRedirect: z.boolean().default(false),
+  storage: DataFileStorage.default({ assets: 0, documents: 0, fonts: 0, cache: 0, backup: 0, other: 0 }),
+});
+export type DataFileEnvironment = z.infer<typeof DataFileEnvironment>;
+
+export const DataFileLicense = z.object({
+  id: nonEmpty(),
+  coresTotal: int32().nullable().default(null),
+  coresUsed: int32().default(0),
+  url: uri().nullable().default(null),
+  licenseType: LicenseType.nullable().default(null),
+});
+
+export const DataFileMember = z.object({
+  userId: UserId,
+  subscriptionRoles: z.array(SubscriptionRole).default([]),
+  environmentRoles: z.record(uuid(), z.array(EnvironmentRole)).default({}),
+  membershipType: SubscriptionMembershipType.default('Invitation'),
+});
+export type DataFileMember = z.infer<typeof DataFileMember>;
+
+export const DataFileSubscription = z.object({
+  id: int32(),
+  guid: uuid(),
+  name: nonEmpty(),
+  displayName: nonEmpty().optional(),
+  clientId: uuid(),
+  clientName: z.string().nullable().default(null),
+  status: SubscriptionStatus.default('Active'),
+  subscriptionType: SubscriptionType,
+  isPlatformPricebook: z.boolean().default(false),
+  pricebookVersion: nonEmpty(),
+  isWhitelabeled: z.boolean().default(false),
+  subscriptionTier: nonEmpty(),
+  maxTemplates: int32().default(0),
+  maxRenders: int64().nullable().default(null),
+  maxStorage: int64().nullable().default(null),
+  averageRendersPeriodDays: int32().min(1).max(3660).default(30),
+  startDate: z.string().nullable().default(null),
+  endDate: z.string().nullable().default(null),
+  billingClientContact: z.string().nullable().default(null),
+  templateDesignerSeatsTotal: int32().nullable().default(null),
+  overdueInvoices: z.boolean().default(false),
+  isPublisherEnabled: z.boolean().default(false),
+  isStudioEnabled: z.boolean().default(false),
+  isExperienceEnabled: z.boolean().nullable().default(null),
+  maxSpaces: int32().nullable().default(null),
+  experienceExtensions: z
+    .object({ isPartnerEnabled: z.boolean().nullable().default(null) })
+    .default({ isPartnerEnabled: null }),
+  sandboxEnvironmentsTotal: int64().nullable().default(null),
+  productionEnvironmentsTotal: int64().nullable().default(null),
+  externalIdpDomains: z.array(z.string()).default([]),
+  licenses: z.array(DataFileLicense).nullable().default(null),
+  environments: z.array(DataFileEnvironment).default([]),
+  members: z.array(DataFileMember).default([]),
+});
+export type DataFileSubscription = z.infer<typeof DataFileSubscription>;
+
+/** One render event (CONTRACT.md §6); also the body element of `POST /api/v1/render-events`. */
+export const RenderEvent = z
+  .strictObject({
+    environmentGuid: uuid(),
+    kind: nonEmpty().max(64),
+    watermarked: z.boolean().default(false),
+    at: z.iso.datetime({ offset: true }),
+    count: int32().min(1).default(1),
+  })
+  .meta({ id: 'RenderEvent' });
+export type RenderEvent = z.infer<typeof RenderEvent>;
+
+export const MAX_RENDER_EVENTS_PER_REQUEST = 10_000;
+export const RenderEventBatch = z
+  .array(RenderEvent)
+  .max(MAX_RENDER_EVENTS_PER_REQUEST)
+  .meta({ id: 'RenderEventBatch' });
+
+export const DataFile = z.object({
+  users: z.array(DataFileUser).default([]),
+  subscriptions: z.array(DataFileSubscription).default([]),
+  renderEvents: z.array(RenderEvent).default([]),
+});
+export type DataFile = z.infer<typeof DataFile>;

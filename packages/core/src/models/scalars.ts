@@ -1,0 +1,11 @@
+import { z } from 'zod';
+
+/** Shared field types of specification §2 conventions. */
+export const int32 = () => z.int32();
+export const int64 = () => z.int().meta({ format: 'int64' });
+/** Any 8-4-4-4-12 hex GUID: platforms hand out GUIDs that are not all RFC 9562 versions. */
+export const uuid = () => z.guid();
+export const uri = () => z.url();
+export const dateTime = () => z.iso.datetime();
+export const nonEmpty = () => z.string().min(1);
+export const nullableString = () => z.string().nullable().optional();

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import type { FieldErrors } from './errors.ts';
+
+/** Specification §2.11: every field optional and nullable; additional properties allowed. */
+export const ProblemDetails = z
+  .looseObject({
+    type: z.string().nullable().optional(),
+    title: z.string().nullable().optional(),
+    status: z.int32().nullable().optional(),
+    detail: z.string().nullable().optional(),
+    instance: z.string().nullable().optional(),
+  })
+  .meta({ id: 'ProblemDetails' });
+export type ProblemDetails = z.infer<typeof ProblemDetails>;
+
+/** RFC 9110 section of each status CONTRACT.md §4 names. */
+const statusSections: Record<number, { section: string; title: string }> = {
+  400: { section: '15.5.1', title: 'Bad Request' },
+  401: { section: '15.5.2', title: 'Unauthorized' },
+  403: { section: '15.5.4', title: 'Forbidden' },
+  404: { section: '15.5.5', title: 'Not Found' },
+  405: { section: '15.5.6', title: 'Method Not Allowed' },
+  409: { section: '15.5.10', title: 'Conflict' },
+  413: { section: '15.5.14', title: 'Content Too Large' },
+  415: { section: '15.5.16', title: 'Unsupported Media Type' },
+  429: { section: '6', title: 'Too Many Requests' },
+  500: { section: '15.6.1', title: 'Internal Server Error' },
+  502: { section: '15.6.3', title: 'Bad Gateway' },
+  503: { section: '15.6.4', title: 'Service Unavailable' },
+  504: { section: '15.6.5', title: 'Gateway Timeout' },
+};
+
+export const statusTitle = (status: number): string => statusSections[status]?.title ?? 'Error';
+
+export const statusType = (status: number): string => {
+  // 429 is defined by RFC 6585, not RFC 9110.
+  if (status === 429) return 'https://tools.ietf.org/html/rfc6585#section-4';
+  const known = statusSections[status];
+  return known ? `https://tools.ietf.org/html/rfc9110#section-${known.section}` : 'about:blank';
+};
+
+export type ProblemInput = {
+  status: number;
+  detail: string;
+  traceId: string;
+  errors?: FieldErrors | undefined;
+  instance?: string | undefined;
+};
+
+/** Builds the ProblemDetails body of CONTRACT.md §4. */
+export const problem = ({ status, detail, traceId, errors, instance }: ProblemInput): ProblemDetails => ({
+  type: statusType(status),
+  title: statusTitle(status),
+  status,
+  detail,
+  ...(instance === undefined ? {} : { instance }),
+  ...(errors === undefined ? {} : { errors }),
+  traceId,
+});

@@ -1,0 +1,2 @@
+export * from './admin.ts';
+export * from './environment-api.ts';
