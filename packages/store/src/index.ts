@@ -1,0 +1,2 @@
+export * as schema from './schema/index.ts';
+export type { Database, Db, SecretBox } from './types.ts';

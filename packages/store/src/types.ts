@@ -1,0 +1,19 @@
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type * as schema from './schema/index.ts';
+
+/** The drizzle database over either backend: PGlite (embedded) and node-postgres share this type. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type Database = {
+  readonly db: Db;
+  readonly kind: 'pglite' | 'postgres';
+  /** Runs `fn` while holding a PostgreSQL advisory lock named by `key` (on PGlite: an in-process mutex). */
+  withAdvisoryLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+};
+
+/** AES-256-GCM envelope for secrets at rest; the key id travels inside the sealed string so keys can rotate. */
+export type SecretBox = {
+  seal(plaintext: string): string;
+  open(sealed: string): string;
+};
