@@ -12,4 +12,5 @@ export * from './models/scalars.ts';
 export * from './models/subscription.ts';
 export * from './models/users.ts';
 export * from './problem.ts';
+export * from './rules/renders/index.ts';
 export * from './validation.ts';
