@@ -1,0 +1,74 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import { createKeyMutex } from './key-mutex.ts';
+import * as schema from './schema/index.ts';
+import type { Database, Db } from './types.ts';
+
+export type OpenDatabaseOptions = {
+  /** `postgres://…` or `postgresql://…` selects PostgreSQL; anything else (or nothing) the embedded PGlite. */
+  databaseUrl?: string | undefined;
+  /** PGlite keeps its files in `${dataDir}/pglite`. */
+  dataDir: string;
+  /** Connections in the PostgreSQL pool (default 10). */
+  poolSize?: number;
+};
+
+const isPostgresUrl = (url: string | undefined): url is string =>
+  url !== undefined && /^postgres(ql)?:\/\//i.test(url);
+
+export const openDatabase = async (options: OpenDatabaseOptions): Promise<Database> =>
+  isPostgresUrl(options.databaseUrl)
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    : openPglite(options.dataDir);
+
+const openPostgres = async (url: string, max: number): Promise<Database> => {
+  const pool = new pg.Pool({ connectionString: url, max });
+  // An idle client that loses its connection emits 'error' on the pool; unhandled, that would end the process.
+  // The next query simply gets a fresh connection, so there is nothing to do here.
+  pool.on('error', () => {});
+  // Fail at start, with the driver's message, rather than on the first request.
+  const probe = await pool.connect();
+  probe.release();
+  const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'postgres',
+    async withAdvisoryLock(key, fn) {
+      // Session-level advisory locks belong to a connection, so one client is held for the whole of `fn`.
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        await client.query('select pg_advisory_lock(hashtext($1))', [key]);
+        return await fn();
+      } finally {
+        try {
+          await client.query('select pg_advisory_unlock(hashtext($1))', [key]);
+        } catch {
+          broken = true;
+        }
+        // A client whose unlock failed may still hold the lock: destroy it so the server drops the lock with it.
+        client.release(broken ? true : undefined);
+      }
+    },
+    close: () => pool.end(),
+  };
+};
+
+const openPglite = async (dataDir: string): Promise<Database> => {
+  const dir = join(dataDir, 'pglite');
+  await mkdir(dir, { recursive: true });
+  const client = new PGlite(dir);
+  await client.waitReady;
+  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const lock = createKeyMutex();
+  return {
+    db,
+    kind: 'pglite',
+    withAdvisoryLock: lock,
+    close: () => client.close(),
+  };
+};
