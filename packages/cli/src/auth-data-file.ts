@@ -1,0 +1,79 @@
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { type AuthType, authDataSchemas, formatPath } from '@platform/core';
+import { parse as parseYaml } from 'yaml';
+import type { z } from 'zod';
+import { UsageError } from './errors.ts';
+
+const isYaml = (path: string): boolean => ['.yaml', '.yml'].includes(extname(path).toLowerCase());
+
+/** The fields a type's data takes, for messages that say what is allowed. */
+const fieldsOf = (type: AuthType): string[] => Object.keys(authDataSchemas[type].shape);
+
+/** One readable sentence for the first problem: unknown fields are named, a missing field says "is required". */
+const describeIssue = (issue: z.core.$ZodIssue, type: AuthType): string => {
+  const at = formatPath(issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    const names = issue.keys.map((key) => formatPath([...issue.path, key])).join(', ');
+    const allowed = issue.path.length === 0 ? `; the ${type} fields are ${fieldsOf(type).join(', ')}` : '';
+    return `unknown field${issue.keys.length > 1 ? 's' : ''} ${names}${allowed}; remove ${issue.keys.length > 1 ? 'them' : 'it'}`;
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) {
+    return `${at} is required for ${type}; add it`;
+  }
+  return `${at || 'the data'}: ${issue.message}; fix it`;
+};
+
+/**
+ * Where the parser stopped, without quoting the file: parsers quote the offending text, which may be a secret.
+ */
+const syntaxErrorPlace = (error: unknown): string => {
+  const message = error instanceof Error ? error.message : '';
+  const line = /line (\d+), column (\d+)/.exec(message);
+  if (line) return `syntax error at line ${line[1]}, column ${line[2]}`;
+  const position = /position (\d+)/.exec(message);
+  return position ? `syntax error at position ${position[1]}` : 'syntax error';
+};
+
+/**
+ * Reads `--auth-data-file` (JSON, or YAML for .yaml/.yml) and validates it against the type's schema
+ * (specification §5.3). The data is returned as written: the server applies the defaults itself.
+ */
+export const readAuthDataFile = async (path: string, type: AuthType): Promise<Record<string, unknown>> => {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UsageError(`--auth-data-file ${path} does not exist; check the path`);
+    if (code === 'EISDIR')
+      throw new UsageError(`--auth-data-file ${path} is a directory; pass the data file`);
+    throw new UsageError(
+      `--auth-data-file ${path} cannot be read (${code ?? 'unknown error'}); check its permissions`,
+    );
+  }
+  let data: unknown;
+  try {
+    data = isYaml(path) ? parseYaml(text) : JSON.parse(text);
+  } catch (error) {
+    const format = isYaml(path) ? 'YAML' : 'JSON';
+    const reason = syntaxErrorPlace(error);
+    throw new UsageError(
+      `--auth-data-file ${path} is not valid ${format} (${reason}); fix the file (use .yaml or .yml for YAML)`,
+    );
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    throw new UsageError(
+      `--auth-data-file ${path} must hold an object with the ${type} fields; fix the file`,
+    );
+  }
+  const result = authDataSchemas[type].safeParse(data);
+  if (!result.success) {
+    // A misspelt field shows up twice, as unknown and as missing: naming the unknown one points at the typo.
+    const issues = result.error.issues;
+    const issue = issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? issues[0];
+    const message = issue === undefined ? 'is not valid' : describeIssue(issue, type);
+    throw new UsageError(`--auth-data-file ${path}: ${message} (see connector-cli set-auth --help)`);
+  }
+  return data as Record<string, unknown>;
+};

@@ -1,0 +1,72 @@
+import { UsageError } from './errors.ts';
+
+/** Where a command sends its requests: the environment API of one environment. */
+export type Target = {
+  environment: string;
+  /** `-b` without a trailing slash, e.g. `https://acme-prod.example.com/grafx`. */
+  baseUrl: string;
+  /** `{base}/api/v1/environment/{environment}`. */
+  environmentApi: string;
+};
+
+const FORM =
+  '-b must look like https://<environment>.<domain>/<prefix>, e.g. https://acme-prod.example.com/grafx';
+
+/** RFC 6761: `localhost` and every name under it is loopback, as is 127.0.0.1. */
+export const isLoopbackHost = (hostname: string): boolean => {
+  const host = hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '127.0.0.1';
+};
+
+const isIpAddress = (hostname: string): boolean =>
+  /^\d+(\.\d+){3}$/.test(hostname) || hostname.startsWith('[');
+
+/**
+ * Checks `-b` against `-e` (CONTRACT.md §8): https (http only for loopback), the environment as the first
+ * host label, and a path prefix. Everything a request would otherwise fail on later is caught here.
+ */
+export const resolveTarget = (environment: string, base: string): Target => {
+  let url: URL;
+  try {
+    url = new URL(base);
+  } catch {
+    throw new UsageError(`${FORM}; got "${base}", which is not a URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new UsageError(`${FORM}; got the scheme "${url.protocol.slice(0, -1)}"`);
+  }
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+    throw new UsageError(`${FORM}; remove the credentials, query or fragment from "${base}"`);
+  }
+  const hostname = url.hostname;
+  if (isIpAddress(hostname)) {
+    throw new UsageError(
+      `-b names the host by IP address ${hostname}, so it cannot carry the environment; use a name such as http://${environment}.localhost${url.port ? `:${url.port}` : ''}${url.pathname}`,
+    );
+  }
+  const labels = hostname.split('.');
+  const first = labels[0] ?? '';
+  if (labels.length < 2) {
+    throw new UsageError(
+      `${FORM}; the host "${hostname}" has no environment label (for a local server use http://${environment}.localhost${url.port ? `:${url.port}` : ''}/<prefix>)`,
+    );
+  }
+  if (first.toLowerCase() !== environment.toLowerCase()) {
+    throw new UsageError(
+      `-e ${environment} does not match the environment "${first}" in -b ${base}; use the same environment in both`,
+    );
+  }
+  if (url.protocol === 'http:' && !isLoopbackHost(hostname)) {
+    throw new UsageError(`-b must use https for ${hostname}; http is allowed only for localhost`);
+  }
+  const prefix = url.pathname.replace(/\/+$/, '');
+  if (prefix === '') {
+    throw new UsageError(`${FORM}; add the API prefix to -b, e.g. ${url.origin}/grafx`);
+  }
+  const baseUrl = `${url.origin}${prefix}`;
+  return {
+    environment,
+    baseUrl,
+    environmentApi: `${baseUrl}/api/v1/environment/${encodeURIComponent(environment)}`,
+  };
+};
