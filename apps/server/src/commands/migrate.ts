@@ -1,0 +1,19 @@
+import { migrate as applyMigrations, openDatabase } from '@platform/store';
+import { loadConfig } from '../config.ts';
+import { readServerFile } from '../server-file.ts';
+import { UsageError } from './usage-error.ts';
+
+/** `platform-server migrate`: apply migrations and exit. */
+export const migrate = async (): Promise<void> => {
+  const config = loadConfig();
+  if (!config.databaseUrl && (await readServerFile(config.dataDir))) {
+    throw new UsageError('The server is running on this embedded database and has migrated it already.');
+  }
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    await applyMigrations(database);
+    process.stdout.write('Migrations applied.\n');
+  } finally {
+    await database.close();
+  }
+};

@@ -1,0 +1,37 @@
+import { createDevIssuer } from '@platform/api';
+import { loadConfig, publicUrlOf } from '../config.ts';
+import { readServerFile } from '../server-file.ts';
+import { UsageError } from './usage-error.ts';
+
+const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** `90`, `30s`, `15m`, `1h`, `7d` → seconds. */
+export const parseTtl = (text: string): number => {
+  const match = /^(\d+)([smhd]?)$/.exec(text.trim());
+  const seconds = match ? Number(match[1]) * (UNITS[match[2] || 's'] ?? 1) : Number.NaN;
+  if (!Number.isSafeInteger(seconds) || seconds <= 0 || seconds > 366 * 86_400) {
+    throw new UsageError(`--ttl ${text} is not a duration: use for example 30m, 1h or 7d (at most 366d).`);
+  }
+  return seconds;
+};
+
+/** `platform-server token --sub ID [--roles a,b] [--ttl 1h]`: a token of the development issuer. */
+export const token = async (options: { sub?: string; roles?: string; ttl?: string }): Promise<void> => {
+  if (!options.sub)
+    throw new UsageError('--sub is required: the user id the token is for, e.g. --sub "auth0|alice".');
+  const config = loadConfig();
+  if (config.production)
+    throw new UsageError('Tokens are not minted in production: get them from AUTH_ISSUER.');
+  if (config.authIssuer) {
+    throw new UsageError(
+      `AUTH_ISSUER is set: the server only accepts tokens of ${config.authIssuer}; get one there.`,
+    );
+  }
+  const roles = (options.roles ?? 'platform:read,platform:write').split(/[,\s]+/).filter((r) => r !== '');
+  const ttlSeconds = parseTtl(options.ttl ?? '1h');
+  // The issuer is the server's public URL: take the running server's when there is one (PORT may differ).
+  const running = await readServerFile(config.dataDir);
+  const issuer = running?.url ?? publicUrlOf(config, config.port);
+  const devIssuer = await createDevIssuer({ dataDir: config.dataDir, issuer, audience: config.authAudience });
+  process.stdout.write(`${await devIssuer.mint({ sub: options.sub, roles, ttlSeconds })}\n`);
+};

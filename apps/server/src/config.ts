@@ -1,0 +1,116 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = (fallback: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+    .optional()
+    .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes'].includes(v)));
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+
+/** CONTRACT.md §1: the only place that reads the environment. */
+const Env = z.object({
+  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: optionalText.pipe(z.url({ error: 'must be an absolute URL' }).optional()),
+  DATABASE_URL: optionalText.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
+  ),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  DEMO_DATA: optionalText,
+  AUTH_ISSUER: optionalText.pipe(z.url({ error: 'must be the issuer URL' }).optional()),
+  AUTH_AUDIENCE: z.string().min(1).default('platform-api'),
+  SECRETS_KEY: optionalText.pipe(
+    z
+      .string()
+      .refine(
+        (v) => Buffer.from(v, 'base64').length === 32,
+        'must be 32 bytes, base64-encoded (openssl rand -base64 32)',
+      )
+      .optional(),
+  ),
+  PROXY_ALLOW_PRIVATE_NETWORKS: bool(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).min(0).default(200),
+  NODE_ENV: z.string().default('development'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  publicUrl: string | undefined;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  demoData: boolean;
+  authIssuer: string | undefined;
+  authAudience: string;
+  secretsKey: string | undefined;
+  proxyAllowPrivateNetworks: boolean;
+  logLevel: z.infer<typeof Env>['LOG_LEVEL'];
+  rateLimitPerSecond: number;
+  production: boolean;
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export const loadConfig = (env: Record<string, string | undefined> = process.env): Config => {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? 'environment');
+    throw new ConfigError(
+      `${variable}=${JSON.stringify(env[variable] ?? '')} is not valid: ${issue?.message}.`,
+    );
+  }
+  const e = parsed.data;
+  const embedded = e.DATABASE_URL === undefined;
+  const demo = bool(embedded).safeParse(e.DEMO_DATA);
+  if (!demo.success)
+    throw new ConfigError(`DEMO_DATA=${JSON.stringify(e.DEMO_DATA)} is not valid: must be true or false.`);
+  const production = e.NODE_ENV === 'production';
+  if (!embedded && !e.SECRETS_KEY) {
+    throw new ConfigError(
+      'SECRETS_KEY is required with DATABASE_URL: set it to 32 random bytes, base64 (openssl rand -base64 32).',
+    );
+  }
+  if (production && !e.AUTH_ISSUER) {
+    throw new ConfigError(
+      'AUTH_ISSUER is required when NODE_ENV=production: the development issuer never runs in production.',
+    );
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl: e.PUBLIC_URL?.replace(/\/$/, ''),
+    databaseUrl: e.DATABASE_URL,
+    dataDir: resolve(e.DATA_DIR),
+    demoData: demo.data,
+    authIssuer: e.AUTH_ISSUER?.replace(/\/$/, ''),
+    authAudience: e.AUTH_AUDIENCE,
+    secretsKey: e.SECRETS_KEY,
+    proxyAllowPrivateNetworks: e.PROXY_ALLOW_PRIVATE_NETWORKS,
+    logLevel: e.LOG_LEVEL,
+    rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,
+    production,
+  };
+};
+
+/** `http://HOST:PORT` unless PUBLIC_URL says otherwise; the actual port once listening (PORT=0 in tests). */
+export const publicUrlOf = (config: Config, port: number): string => {
+  if (config.publicUrl) return config.publicUrl;
+  const host = config.host.includes(':')
+    ? `[${config.host}]`
+    : config.host === '0.0.0.0'
+      ? '127.0.0.1'
+      : config.host;
+  return `http://${host}:${port}`;
+};

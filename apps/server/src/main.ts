@@ -1,0 +1,65 @@
+import { parseArgs } from 'node:util';
+import { isServiceError } from '@platform/core';
+import { importFile } from './commands/import.ts';
+import { migrate } from './commands/migrate.ts';
+import { start } from './commands/start.ts';
+import { token } from './commands/token.ts';
+import { UsageError } from './commands/usage-error.ts';
+import { ConfigError } from './config.ts';
+
+const USAGE = `Usage: platform-server <command>
+
+Commands:
+  start                                     run the platform (what npm start runs)
+  migrate                                   apply database migrations and exit
+  import FILE                               upsert a data file (all or nothing; idempotent)
+  token --sub ID [--roles a,b] [--ttl 1h]   mint a development token (not in production)
+
+Configuration comes from environment variables: see README.md.`;
+
+const run = async (argv: string[]): Promise<void> => {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      sub: { type: 'string' },
+      roles: { type: 'string' },
+      ttl: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || command === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  switch (command ?? 'start') {
+    case 'start':
+      return start();
+    case 'migrate':
+      return migrate();
+    case 'import':
+      return importFile(rest[0]);
+    case 'token':
+      return token(values);
+    default:
+      throw new UsageError(`Unknown command '${command}'. Run platform-server --help.`);
+  }
+};
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    process.stderr.write(`error: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+  if (error instanceof ConfigError) {
+    process.stderr.write(`Configuration error: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (isServiceError(error)) {
+    process.stderr.write(`error: ${error.message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,104 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createApp,
+  createDevIssuer,
+  createTokenVerifier,
+  type DevIssuer,
+  mountDocuments,
+  operations,
+  type TokenVerifier,
+} from '@platform/api';
+import {
+  createSecretBox,
+  type Database,
+  loadOrCreateSecretsKey,
+  migrate,
+  openDatabase,
+  seedDemoData,
+} from '@platform/store';
+import type { Logger } from 'pino';
+import { Registry } from 'prom-client';
+import { type Config, publicUrlOf } from './config.ts';
+import { serverVersion } from './server-version.ts';
+
+export type Platform = {
+  readonly url: string;
+  readonly server: Server;
+  readonly database: Database;
+  readonly devIssuer: DevIssuer | undefined;
+  readonly demoLoaded: boolean;
+  close(): Promise<void>;
+};
+
+/**
+ * Composes the platform: database (migrated, demo data when asked), secrets, token verification, the REST + tRPC
+ * application and the connector proxy, on one HTTP server.
+ */
+export const startPlatform = async (
+  config: Config,
+  log: Logger,
+  /** An already opened database (tests); otherwise the configured one is opened. */
+  opened?: Database,
+): Promise<Platform> => {
+  const database =
+    opened ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  try {
+    await migrate(database);
+    const demoLoaded = config.demoData ? await seedDemoData(database, new Date()) : false;
+    const secrets = createSecretBox(config.secretsKey ?? (await loadOrCreateSecretsKey(config.dataDir)));
+
+    const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 });
+    server.listen(config.port, config.host);
+    await once(server, 'listening');
+    const url = publicUrlOf(config, (server.address() as AddressInfo).port);
+
+    let devIssuer: DevIssuer | undefined;
+    let verifier: TokenVerifier;
+    if (config.authIssuer) {
+      verifier = createTokenVerifier({ issuer: config.authIssuer, audience: config.authAudience });
+    } else {
+      devIssuer = await createDevIssuer({
+        dataDir: config.dataDir,
+        issuer: url,
+        audience: config.authAudience,
+      });
+      verifier = createTokenVerifier({
+        issuer: devIssuer.issuer,
+        audience: config.authAudience,
+        keys: devIssuer.keys,
+      });
+    }
+
+    const metrics = new Registry();
+    const deps = { database, secrets, verifier, log, serverVersion, publicUrl: url };
+    const app = createApp({
+      deps,
+      operations,
+      metrics,
+      rateLimitPerSecond: config.rateLimitPerSecond,
+      mountExtra: (app) => mountDocuments(app, { deps, operations, metrics, devIssuer, serverUrl: url }),
+    });
+    server.on('request', app);
+
+    let closing: Promise<void> | undefined;
+    const close = () => {
+      closing ??= (async () => {
+        // Stop accepting, let requests in flight finish, then drop idle keep-alive sockets and the database.
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const deadline = setTimeout(() => server.closeAllConnections(), 10_000);
+        await closed;
+        clearTimeout(deadline);
+        // A database handed in belongs to the caller, who closes it.
+        if (!opened) await database.close();
+      })();
+      return closing;
+    };
+    return { url, server, database, devIssuer, demoLoaded, close };
+  } catch (error) {
+    if (!opened) await database.close();
+    throw error;
+  }
+};

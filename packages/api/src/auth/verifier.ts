@@ -1,0 +1,79 @@
+import { UnauthenticatedError } from '@platform/core';
+import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from 'jose';
+import type { Caller } from '../services/context.ts';
+import { callerFromClaims } from './caller.ts';
+
+export const ACCEPTED_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'];
+
+export type TokenVerifier = {
+  /** Verifies the `Authorization` header value; throws UnauthenticatedError (401). */
+  verify(authorization: string | undefined): Promise<Caller>;
+  readonly issuer: string;
+};
+
+/** JWKS from the issuer's discovery document, fetched once and kept; jose refreshes keys on an unknown `kid`. */
+const discoveredKeys = (issuer: string): JWTVerifyGetKey => {
+  let keys: Promise<JWTVerifyGetKey> | undefined;
+  const load = async (): Promise<JWTVerifyGetKey> => {
+    const url = new URL(`${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`);
+    const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+    if (!response.ok) throw new Error(`discovery answered ${response.status}`);
+    const metadata = (await response.json()) as { jwks_uri?: unknown };
+    if (typeof metadata.jwks_uri !== 'string') throw new Error('discovery document has no jwks_uri');
+    return createRemoteJWKSet(new URL(metadata.jwks_uri), {
+      timeoutDuration: 5000,
+      cooldownDuration: 30_000,
+    });
+  };
+  return async (header, token) => {
+    keys ??= load().catch((error: unknown) => {
+      // A failed discovery is retried by the next request rather than remembered.
+      keys = undefined;
+      throw error;
+    });
+    return (await keys)(header, token);
+  };
+};
+
+export const createTokenVerifier = (options: {
+  issuer: string;
+  audience: string;
+  /** Keys known in process (the development issuer); otherwise discovered from the issuer. */
+  keys?: JWTVerifyGetKey;
+}): TokenVerifier => {
+  const keys = options.keys ?? discoveredKeys(options.issuer);
+  return {
+    issuer: options.issuer,
+    async verify(authorization) {
+      if (!authorization) throw new UnauthenticatedError('A bearer token is required.', false);
+      const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(authorization);
+      if (!match?.[1])
+        throw new UnauthenticatedError('The Authorization header must be "Bearer <token>".', true);
+      try {
+        const { payload } = await jwtVerify(match[1], keys, {
+          issuer: options.issuer,
+          audience: options.audience,
+          algorithms: ACCEPTED_ALGORITHMS,
+        });
+        const caller = callerFromClaims(payload);
+        if (!caller) throw new UnauthenticatedError('The token has no subject.', true);
+        return caller;
+      } catch (error) {
+        if (error instanceof UnauthenticatedError) throw error;
+        throw new UnauthenticatedError(describeJoseError(error), true);
+      }
+    },
+  };
+};
+
+const describeJoseError = (error: unknown): string => {
+  if (error instanceof joseErrors.JWTExpired) return 'The token has expired.';
+  if (error instanceof joseErrors.JWTClaimValidationFailed)
+    return `The token's ${error.claim} claim is not accepted.`;
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'The token signature is not valid.';
+  if (error instanceof joseErrors.JWKSNoMatchingKey)
+    return 'The token was not signed by a key of the issuer.';
+  if (error instanceof joseErrors.JOSEAlgNotAllowed) return 'The token algorithm is not accepted.';
+  if (error instanceof joseErrors.JOSEError) return 'The token is not valid.';
+  return 'The token could not be verified.';
+};

@@ -1,0 +1,11 @@
+export { createDevIssuer, type DevIssuer } from './auth/dev-issuer.ts';
+export { createTokenVerifier, type TokenVerifier } from './auth/verifier.ts';
+export { openApiDocument } from './openapi/document.ts';
+export { type AnyOperation, defineOperation, type Operation } from './operations/operation.ts';
+export { operations } from './operations/table.ts';
+export { type AppOptions, createApp } from './rest/app.ts';
+export type { AppDeps, RequestLocals } from './rest/context.ts';
+export { mountDocuments } from './rest/documents.ts';
+export { sendProblem } from './rest/problem-response.ts';
+export type { Caller, Service, ServiceContext } from './services/context.ts';
+export { type AppRouter, createPlatformClient } from './trpc/client.ts';

@@ -1,0 +1,37 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import type { RequestLocals } from '../rest/context.ts';
+
+/**
+ * One JSON line per request: method, path template, status, duration, user id and traceId. Headers and query
+ * strings are never logged, so no token, code or secret can reach a log line.
+ */
+export const requestLog = (logger: Logger) =>
+  pinoHttp({
+    logger,
+    quietReqLogger: true,
+    genReqId: (_req: IncomingMessage, res: ServerResponse) =>
+      (res as unknown as { locals: RequestLocals }).locals?.traceId ?? '',
+    customLogLevel: (_req, res, error) =>
+      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+    customSuccessMessage: (req, res) => `${req.method} ${routeOf(res)} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${routeOf(res)} ${res.statusCode}`,
+    customAttributeKeys: { responseTime: 'durationMs' },
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      err: (err: { type?: string; message?: string }) => ({ type: err.type }),
+    },
+    customProps: (_req, res) => {
+      const locals = (res as unknown as { locals: RequestLocals }).locals;
+      return {
+        route: locals?.route ?? 'unmatched',
+        userId: locals?.caller?.userId || undefined,
+        traceId: locals?.traceId,
+      };
+    },
+  });
+
+const routeOf = (res: ServerResponse) =>
+  (res as unknown as { locals: RequestLocals }).locals?.route ?? 'unmatched';

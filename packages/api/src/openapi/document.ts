@@ -1,0 +1,83 @@
+import { ProblemDetails, statusTitle } from '@platform/core';
+import type { z } from 'zod';
+import type { AnyOperation } from '../operations/operation.ts';
+import { createSchemaCollector } from './json-schema.ts';
+
+const ALWAYS = [401, 403, 429];
+
+const problemResponse = (status: number) => ({
+  description: statusTitle(status),
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/ProblemDetails' } } },
+});
+
+/** The OpenAPI 3.1 document of an operation table: every path, parameter, body, response and error response. */
+export const openApiDocument = (
+  operations: readonly AnyOperation[],
+  info: { version: string; serverUrl: string },
+): Record<string, unknown> => {
+  const { components, toSchema } = createSchemaCollector();
+  toSchema(ProblemDetails, 'output');
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of operations) {
+    const parameters: unknown[] = [];
+    for (const [name, schema] of Object.entries(op.params?.shape ?? {})) {
+      parameters.push({ name, in: 'path', required: true, schema: toSchema(schema as z.ZodType, 'input') });
+    }
+    for (const [name, schema] of Object.entries(op.query?.shape ?? {})) {
+      const s = schema as z.ZodType;
+      parameters.push({
+        name,
+        in: 'query',
+        required: !s.safeParse(undefined).success,
+        ...(s.description ? { description: s.description } : {}),
+        schema: toSchema(s, 'input'),
+      });
+    }
+    const responses: Record<string, unknown> = {
+      [String(op.status)]: op.response
+        ? {
+            description: 'Success',
+            content: { 'application/json': { schema: toSchema(op.response, 'output') } },
+          }
+        : { description: 'Success, no body' },
+    };
+    const errorStatuses = new Set([...(op.access === 'public' ? [] : ALWAYS), ...op.errors]);
+    for (const status of [...errorStatuses].sort()) responses[String(status)] = problemResponse(status);
+    paths[op.path] ??= {};
+    const path = paths[op.path] as Record<string, unknown>;
+    path[op.method.toLowerCase()] = {
+      operationId: op.id,
+      summary: op.summary,
+      tags: [op.tag],
+      ...(op.access === 'public' ? { security: [] } : { 'x-required-role': op.access }),
+      ...(parameters.length ? { parameters } : {}),
+      ...(op.body
+        ? {
+            requestBody: {
+              required: true,
+              ...(op.bodyDescription ? { description: op.bodyDescription } : {}),
+              content: { 'application/json': { schema: toSchema(op.body, 'input') } },
+            },
+          }
+        : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Platform API',
+      version: info.version,
+      description:
+        'Administration API, environment API and connector proxy of the hosted design and publishing platform. ' +
+        'Errors are ProblemDetails (RFC 9457) with a traceId.',
+    },
+    servers: [{ url: info.serverUrl }],
+    security: [{ bearer: [] }],
+    paths,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      schemas: components,
+    },
+  };
+};

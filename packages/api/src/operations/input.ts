@@ -1,0 +1,68 @@
+import { fieldErrors, NotFoundError, ValidationError } from '@platform/core';
+import { z } from 'zod';
+import type { AnyOperation } from './operation.ts';
+
+export type RawRequest = {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: unknown;
+  hasBody: boolean;
+};
+
+/**
+ * Validates a request against its operation and returns the service input. The same function serves REST (params,
+ * query and body apart) and tRPC (one input object split the same way), so both transports reject the same inputs.
+ */
+export const parseInput = (operation: AnyOperation, raw: RawRequest): Record<string, unknown> => {
+  const input: Record<string, unknown> = {};
+  if (operation.params) {
+    const parsed = operation.params.safeParse(raw.params);
+    if (!parsed.success) {
+      const errors = fieldErrors(parsed.error);
+      const names = Object.keys(errors);
+      if (operation.malformedParams === 404) {
+        throw new NotFoundError(
+          `No resource matches ${names.map((n) => `'${String(raw.params[n])}'`).join(', ')}.`,
+        );
+      }
+      throw new ValidationError(`The path parameter ${names.join(', ')} is malformed.`, errors);
+    }
+    Object.assign(input, parsed.data);
+  }
+  if (operation.query) {
+    const parsed = operation.query.safeParse(raw.query);
+    if (!parsed.success) {
+      const errors = fieldErrors(parsed.error);
+      throw new ValidationError(
+        `The query parameter ${Object.keys(errors).join(', ')} is not valid.`,
+        errors,
+      );
+    }
+    Object.assign(input, parsed.data);
+  }
+  if (operation.body) {
+    if (!raw.hasBody) {
+      throw new ValidationError('A JSON request body is required (Content-Type: application/json).', {
+        body: ['required'],
+      });
+    }
+    const parsed = operation.body.safeParse(raw.body);
+    if (!parsed.success) {
+      const errors = fieldErrors(parsed.error, 'body');
+      // Fields keep their own names (`clientId`, `authorizationServerMetadata.token_endpoint`); elements of an
+      // array body are named by index (`body[2]`).
+      const named = Object.fromEntries(
+        Object.entries(errors).map(([k, v]) => [k.startsWith('[') ? `body${k}` : k, v]),
+      );
+      throw new ValidationError(
+        `The request body is not valid: check ${Object.keys(named).join(', ')}.`,
+        named,
+      );
+    }
+    input.body = parsed.data;
+  }
+  return input;
+};
+
+/** A query value that must appear at most once: repeated keys arrive as arrays and are rejected by name. */
+export const singleQueryValue = () => z.string({ error: 'must be given once, as a single value' });

@@ -1,0 +1,23 @@
+import type { Database, SecretBox } from '@platform/store';
+import type { Logger } from 'pino';
+import type { TokenVerifier } from '../auth/verifier.ts';
+import type { Caller } from '../services/context.ts';
+
+/** What the whole application shares; each request adds its caller, trace id and clock. */
+export type AppDeps = {
+  readonly database: Database;
+  readonly secrets: SecretBox;
+  readonly verifier: TokenVerifier;
+  readonly log: Logger;
+  readonly serverVersion: string;
+  readonly publicUrl: string;
+};
+
+export const ANONYMOUS: Caller = { userId: '', roles: new Set() };
+
+/** Values each request carries in `res.locals`. */
+export type RequestLocals = {
+  traceId: string;
+  caller?: Caller;
+  route?: string;
+};

@@ -1,0 +1,46 @@
+import { Router } from 'express';
+import { authorize } from '../operations/authorize.ts';
+import { parseInput } from '../operations/input.ts';
+import type { AnyOperation } from '../operations/operation.ts';
+import type { AppDeps, RequestLocals } from './context.ts';
+import { expressPath } from './paths.ts';
+
+/** The REST routes of the operation table: authorize, validate, call the service, answer. */
+export const restRoutes = (deps: AppDeps, operations: readonly AnyOperation[]): Router => {
+  const router = Router();
+  for (const operation of operations) {
+    const method = operation.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+    router[method](expressPath(operation.path), async (req, res) => {
+      const locals = res.locals as RequestLocals;
+      locals.route = operation.path;
+      const caller = await authorize(deps.verifier, operation.access, req.headers.authorization);
+      locals.caller = caller;
+      const input = parseInput(operation, {
+        params: req.params,
+        query: req.query as Record<string, unknown>,
+        body: req.body,
+        hasBody: req.body !== undefined,
+      });
+      const output = await operation.service(
+        {
+          database: deps.database,
+          secrets: deps.secrets,
+          caller,
+          now: new Date(),
+          traceId: locals.traceId,
+          log: deps.log,
+          serverVersion: deps.serverVersion,
+          publicUrl: deps.publicUrl,
+        },
+        input,
+      );
+      res.status(operation.status);
+      if (operation.response === undefined || operation.status === 204) {
+        res.end();
+        return;
+      }
+      res.type('application/json').send(JSON.stringify(output));
+    });
+  }
+  return router;
+};

@@ -1,0 +1,126 @@
+import { isServiceError } from '@platform/core';
+import {
+  initTRPC,
+  type TRPC_ERROR_CODE_KEY,
+  type TRPCError,
+  TRPCError as TRPCErrorClass,
+  type TRPCMutationProcedure,
+  type TRPCQueryProcedure,
+} from '@trpc/server';
+import { authorize } from '../operations/authorize.ts';
+import { parseInput } from '../operations/input.ts';
+import type { AnyOperation, Operation } from '../operations/operation.ts';
+import type { AppDeps } from '../rest/context.ts';
+import { classify } from '../rest/problem-response.ts';
+
+export type TrpcContext = {
+  deps: AppDeps;
+  authorization: string | undefined;
+  traceId: string;
+};
+
+/** Each service error maps once to the nearest tRPC code; the HTTP status and field errors travel in `data`. */
+const trpcCode: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  429: 'TOO_MANY_REQUESTS',
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
+  504: 'GATEWAY_TIMEOUT',
+};
+
+const toTRPCError = (error: unknown): TRPCError => {
+  const { status, detail } = classify(error);
+  return new TRPCErrorClass({
+    code: trpcCode[status] ?? 'INTERNAL_SERVER_ERROR',
+    message: detail,
+    cause: error,
+  });
+};
+
+const t = initTRPC.context<TrpcContext>().create({
+  errorFormatter({ shape, error, ctx }) {
+    const cause = error.cause;
+    const serviceError = isServiceError(cause) ? cause : undefined;
+    return {
+      ...shape,
+      // Unknown errors never leak their message (the REST transport does the same).
+      message:
+        serviceError || error.code !== 'INTERNAL_SERVER_ERROR' ? shape.message : classify(cause).detail,
+      data: {
+        code: shape.data.code,
+        httpStatus: shape.data.httpStatus,
+        path: shape.data.path,
+        traceId: ctx?.traceId,
+        ...(serviceError ? { errorCode: serviceError.code, errors: serviceError.errors } : {}),
+      },
+    };
+  },
+});
+
+type Area<Id extends string> = Id extends `${infer A}.${string}` ? A : never;
+type Verb<Id extends string> = Id extends `${string}.${infer V}` ? V : never;
+type ProcedureOf<Op> =
+  Op extends Operation<infer I, infer O>
+    ? Op extends { method: 'GET' }
+      ? TRPCQueryProcedure<{ input: I; output: O; meta: object }>
+      : TRPCMutationProcedure<{ input: I; output: O; meta: object }>
+    : never;
+
+/** The nested procedure record of an operation table: `{ subscriptions: { renders: … } }`. */
+export type RouterShape<Ops extends AnyOperation & { id: string }> = {
+  [A in Area<Ops['id']>]: {
+    [Op in Ops as Area<Op['id']> extends A ? Verb<Op['id']> : never]: ProcedureOf<Op>;
+  };
+};
+
+const splitInput = (operation: AnyOperation, input: unknown) => {
+  const all = (input ?? {}) as Record<string, unknown>;
+  const pick = (keys: string[]) => Object.fromEntries(keys.filter((k) => k in all).map((k) => [k, all[k]]));
+  return {
+    params: pick(Object.keys(operation.params?.shape ?? {})),
+    query: pick(Object.keys(operation.query?.shape ?? {})),
+    body: all.body,
+    hasBody: 'body' in all,
+  };
+};
+
+/** The tRPC router of an operation table: same authorization, validation and services as REST. */
+export const buildTrpcRouter = <const Ops extends readonly (AnyOperation & { id: string })[]>(
+  operations: Ops,
+) => {
+  const record: Record<string, Record<string, unknown>> = {};
+  for (const operation of operations) {
+    const [area, verb] = operation.id.split('.') as [string, string];
+    const procedure = t.procedure.input((value: unknown) => value);
+    const run = async ({ ctx, input }: { ctx: TrpcContext; input: unknown }) => {
+      try {
+        const caller = await authorize(ctx.deps.verifier, operation.access, ctx.authorization);
+        const parsed = parseInput(operation, splitInput(operation, input));
+        return await operation.service(
+          {
+            database: ctx.deps.database,
+            secrets: ctx.deps.secrets,
+            caller,
+            now: new Date(),
+            traceId: ctx.traceId,
+            log: ctx.deps.log,
+            serverVersion: ctx.deps.serverVersion,
+            publicUrl: ctx.deps.publicUrl,
+          },
+          parsed,
+        );
+      } catch (error) {
+        throw toTRPCError(error);
+      }
+    };
+    record[area] ??= {};
+    record[area][verb] = operation.method === 'GET' ? procedure.query(run) : procedure.mutation(run);
+  }
+  return t.router(record as unknown as RouterShape<Ops[number]>);
+};
