@@ -1,0 +1,60 @@
+import { and, asc, eq, exists, or, sql } from 'drizzle-orm';
+import { environmentRoles, environments, memberships, subscriptions } from '../../schema/admin.ts';
+import type { Db } from '../../types.ts';
+import { environmentRoleCodes, subscriptionRoleCodes } from './roles.ts';
+
+export type SubscriptionRow = typeof subscriptions.$inferSelect;
+
+/** Guids are stored lower case by PostgreSQL's uuid type; callers pass a syntactically valid guid. */
+export const findSubscriptionByGuid = async (db: Db, guid: string): Promise<SubscriptionRow | undefined> => {
+  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.guid, guid)).limit(1);
+  return row;
+};
+
+export const findSubscriptionById = async (db: Db, id: number): Promise<SubscriptionRow | undefined> => {
+  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1);
+  return row;
+};
+
+/** Every subscription, ordered by id (operators). */
+export const listAllSubscriptions = (db: Db): Promise<SubscriptionRow[]> =>
+  db.select().from(subscriptions).orderBy(asc(subscriptions.id));
+
+/**
+ * Subscriptions `userId` may see (CONTRACT.md §3): any subscription role in it, or any environment role on one
+ * of its environments. Ordered by id.
+ */
+export const listSubscriptionsVisibleTo = (db: Db, userId: string): Promise<SubscriptionRow[]> =>
+  db
+    .select()
+    .from(subscriptions)
+    .where(
+      or(
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(memberships)
+            .where(
+              and(
+                eq(memberships.subscriptionId, subscriptions.id),
+                eq(memberships.userId, userId),
+                sql`${memberships.subscriptionRoles} && ${subscriptionRoleCodes()}`,
+              ),
+            ),
+        ),
+        exists(
+          db
+            .select({ one: sql`1` })
+            .from(environmentRoles)
+            .innerJoin(environments, eq(environments.id, environmentRoles.environmentId))
+            .where(
+              and(
+                eq(environments.subscriptionId, subscriptions.id),
+                eq(environmentRoles.userId, userId),
+                sql`${environmentRoles.roles} && ${environmentRoleCodes()}`,
+              ),
+            ),
+        ),
+      ),
+    )
+    .orderBy(asc(subscriptions.id));
