@@ -1,0 +1,71 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Database, SecretBox } from '@platform/store';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { createProxyMetrics } from './metrics.ts';
+import { createUpstreamAgent } from './net/upstream-agent.ts';
+import { createConnectorConfigLoader } from './proxy/connector-config.ts';
+import { createProxyHandler, type ProxyRequestContext } from './proxy/handle-proxy-request.ts';
+import { createTokenService, type TokenService } from './tokens/token-service.ts';
+
+export type ProxyOptions = {
+  database: Database;
+  secrets: SecretBox;
+  log: Logger;
+  metricsRegistry: Registry;
+  /** CONTRACT.md §1 PROXY_ALLOW_PRIVATE_NETWORKS: loopback and private targets and token endpoints allowed. */
+  allowPrivateNetworks: boolean;
+  /** CONTRACT.md §1 PUBLIC_URL: authorization code redirect URIs are built from it. */
+  publicUrl: string;
+  /** Connect, response-headers and body-idle timeout for targets and token endpoints. Default 30 s. */
+  fetchTimeoutMs?: number;
+  /**
+   * How long a connector's decoded configuration is reused between requests. Default 1000 ms: a change
+   * reaches every replica within that time. 0 reads the store on every request.
+   */
+  configCacheMs?: number;
+};
+
+export type Proxy = {
+  /** Proxies one request (CONTRACT.md §7). Never rejects: errors are written as ProblemDetails. */
+  handle(req: IncomingMessage, res: ServerResponse, ctx: ProxyRequestContext): Promise<void>;
+  tokens: TokenService;
+  close(): Promise<void>;
+};
+
+export const createProxy = (options: ProxyOptions): Proxy => {
+  const { database, secrets, log, metricsRegistry, allowPrivateNetworks, publicUrl } = options;
+  const timeoutMs = options.fetchTimeoutMs ?? 30_000;
+  const metrics = createProxyMetrics(metricsRegistry);
+  const loader = createConnectorConfigLoader(database, secrets, options.configCacheMs ?? 1_000);
+  const targetAgent = createUpstreamAgent({ allowPrivateNetworks, timeoutMs, what: 'target' });
+  const tokenAgent = createUpstreamAgent({ allowPrivateNetworks, timeoutMs, what: 'token endpoint' });
+  const tokens = createTokenService({
+    database,
+    secrets,
+    log,
+    metrics,
+    loader,
+    agent: tokenAgent,
+    allowPrivateNetworks,
+    timeoutMs,
+    publicUrl,
+  });
+  const handle = createProxyHandler({
+    loader,
+    tokens,
+    agent: targetAgent,
+    metrics,
+    log,
+    allowPrivateNetworks,
+    timeoutMs,
+  });
+  return {
+    handle,
+    tokens,
+    async close() {
+      tokens.clear();
+      await Promise.all([targetAgent.close(), tokenAgent.close()]);
+    },
+  };
+};

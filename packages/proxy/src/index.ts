@@ -1,0 +1,25 @@
+/**
+ * @platform/proxy — the connector proxy (specification §5.2, CONTRACT.md §7).
+ *
+ * Mounting (apps/server): for any method on
+ * `/grafx/api/v1/environment/{environment}/connectors/{connectorId}/proxy`, authenticate the caller
+ * (`platform:read` and visibility of the environment, whatever the method), resolve `{environment}` to its
+ * database id, then `await proxy.handle(req, res, { environmentId, connectorId, caller, traceId })`.
+ * Mount it before any body parser: the handler reads (and streams) the raw request body itself.
+ *
+ * Errors: `handle` never rejects. It writes every error itself as ProblemDetails (`application/json`,
+ * `traceId`, extra headers such as `X-GRAFX-UNAUTHORIZED`): 400 bad proxy headers, 401 authorization code
+ * login needed, 403 connector:server role missing / connector disabled / host not in allowedDomains /
+ * non-public address (target, redirect hop or token endpoint), 404 connector not in the environment,
+ * 502 target or token endpoint failure (naming the cause, never a secret), 504 target timeout. Once the
+ * target's response has started, a later failure can only cut the response short.
+ *
+ * `proxy.tokens.login / redirect / logout` (the authorization code endpoints) instead throw core's
+ * ServiceErrors, for the server's usual ProblemDetails mapping.
+ */
+export type { AuthConfig, OAuthConfig } from './auth-config.ts';
+export { createProxy, type Proxy, type ProxyOptions } from './create-proxy.ts';
+export { isPublicAddress } from './net/address-policy.ts';
+export type { ProxyRequestContext } from './proxy/handle-proxy-request.ts';
+export type { LoginContext, LogoutContext, RedirectContext } from './tokens/authorization-code.ts';
+export type { TokenService } from './tokens/token-service.ts';

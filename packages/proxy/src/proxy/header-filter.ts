@@ -1,0 +1,87 @@
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+import { TLSSocket } from 'node:tls';
+
+/** RFC 9110 §7.6.1 connection-specific headers, plus what this proxy sets itself. */
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/**
+ * Never forwarded from the caller: its platform token (`authorization`), the platform's cookies (a browser
+ * sends them to the platform origin; they are not the connector's to pass on), the platform's own
+ * `x-forwarded-*` chain (the client's address only leaves with `proxyOptions.forwardedHeaders`), and
+ * headers node or undici recompute.
+ */
+const neverForwarded = new Set([
+  'authorization',
+  'cookie',
+  'host',
+  'expect',
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-port',
+  'x-real-ip',
+  'content-length',
+]);
+
+const listed = (value: string | string[] | undefined): string[] =>
+  (Array.isArray(value) ? value.join(',') : (value ?? ''))
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
+
+export type OutgoingHeaders = Record<string, string | string[]>;
+
+export type OutgoingHeaderOptions = {
+  sharedHeaders: Readonly<Record<string, string>>;
+  forwardedHeaders: boolean;
+};
+
+/** The caller's headers as the target may see them (credentials are added per hop, later). */
+export const outgoingHeaders = (req: IncomingMessage, options: OutgoingHeaderOptions): OutgoingHeaders => {
+  const incoming: IncomingHttpHeaders = req.headers;
+  const dropped = new Set([
+    ...listed(incoming.connection),
+    ...listed(incoming['x-grafx-proxy-exclude-headers']),
+  ]);
+  const out: OutgoingHeaders = {};
+  for (const [name, value] of Object.entries(incoming)) {
+    if (value === undefined) continue;
+    if (hopByHop.has(name) || neverForwarded.has(name) || dropped.has(name) || name.startsWith('x-grafx-'))
+      continue;
+    out[name] = value;
+  }
+  // Shared headers are the connector owner's: they win over what the script sent.
+  for (const [name, value] of Object.entries(options.sharedHeaders)) out[name.toLowerCase()] = value;
+  if (options.forwardedHeaders) {
+    const chain = listed(incoming['x-forwarded-for']);
+    const client = req.socket.remoteAddress;
+    out['x-forwarded-for'] = [...chain, ...(client ? [client] : [])].join(', ');
+    if (incoming.host) out['x-forwarded-host'] = incoming.host;
+    out['x-forwarded-proto'] = req.socket instanceof TLSSocket ? 'https' : 'http';
+  }
+  return out;
+};
+
+/** The target's response headers as the caller may see them. */
+export const responseHeaders = (headers: IncomingHttpHeaders): OutgoingHeaders => {
+  const dropped = new Set(listed(headers.connection));
+  const out: OutgoingHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    // x-grafx-* from a target could forge the proxy's own signals (X-GRAFX-UNAUTHORIZED).
+    if (hopByHop.has(name) || dropped.has(name) || name.startsWith('x-grafx-')) continue;
+    out[name] = value;
+  }
+  return out;
+};

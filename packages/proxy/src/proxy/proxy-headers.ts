@@ -1,0 +1,59 @@
+import type { IncomingMessage } from 'node:http';
+import { type AuthUsage, ValidationError } from '@platform/core';
+
+export type ProxyTarget = { url: URL; method: string; usage: AuthUsage };
+
+const single = (value: string | string[] | undefined): string | undefined =>
+  Array.isArray(value) ? value[0] : value;
+
+const methodPattern = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Tunnels and loop-back diagnostics make no sense through a credential-injecting proxy. */
+const refusedMethods = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** CONTRACT.md §7: the `x-grafx-proxy-external-*` headers name the target, its method and the usage. */
+export const readProxyTarget = (req: IncomingMessage): ProxyTarget => {
+  const rawUrl = single(req.headers['x-grafx-proxy-external-url'])?.trim();
+  if (!rawUrl) {
+    throw new ValidationError(
+      'The x-grafx-proxy-external-url header is required: the absolute URL to call.',
+      {
+        'x-grafx-proxy-external-url': ['required'],
+      },
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new ValidationError('The x-grafx-proxy-external-url header must be an absolute http(s) URL.', {
+      'x-grafx-proxy-external-url': ['an absolute http(s) URL'],
+    });
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '') {
+    throw new ValidationError(
+      'The x-grafx-proxy-external-url header must be an absolute http(s) URL without credentials.',
+      { 'x-grafx-proxy-external-url': ['an absolute http(s) URL without user information'] },
+    );
+  }
+  url.hash = '';
+
+  const rawMethod = single(req.headers['x-grafx-proxy-external-method'])?.trim();
+  const method = (rawMethod || req.method || 'GET').toUpperCase();
+  if (!methodPattern.test(method) || refusedMethods.has(method)) {
+    throw new ValidationError(`The method ${method.slice(0, 32)} cannot be proxied.`, {
+      'x-grafx-proxy-external-method': ['an HTTP method other than CONNECT and TRACE'],
+    });
+  }
+
+  const rawUsage = single(req.headers['x-grafx-proxy-external-authentication-source'])?.trim().toLowerCase();
+  const usage = rawUsage || 'browser';
+  if (usage !== 'browser' && usage !== 'server') {
+    throw new ValidationError(
+      'The x-grafx-proxy-external-authentication-source header must be browser or server.',
+      {
+        'x-grafx-proxy-external-authentication-source': ['browser or server'],
+      },
+    );
+  }
+  return { url, method, usage };
+};

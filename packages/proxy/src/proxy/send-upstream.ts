@@ -1,0 +1,130 @@
+import { ForbiddenError, UpstreamError } from '@platform/core';
+import { type Agent, type Dispatcher, request } from 'undici';
+import { hostMatchesAllowedDomains } from '../net/allowed-domains.ts';
+import { findBlockedAddressError } from '../net/blocked-address-error.ts';
+import { assertLiteralAddressAllowed } from '../net/guarded-lookup.ts';
+import type { OutgoingHeaders } from './header-filter.ts';
+import type { RequestBody } from './request-body.ts';
+
+export const maxRedirects = 5;
+
+export type Credential = { name: string; value: string };
+
+export type UpstreamRequest = {
+  url: URL;
+  method: string;
+  headers: OutgoingHeaders;
+  body: RequestBody;
+  credential: Credential | undefined;
+  allowedDomains: readonly string[];
+};
+
+export type UpstreamContext = {
+  agent: Agent;
+  allowPrivateNetworks: boolean;
+  timeoutMs: number;
+  observe(statusCode: number, seconds: number): void;
+};
+
+export type UpstreamResponse = Dispatcher.ResponseData & {
+  /** Whether the final hop carried the injected credential (a 401 there is the credential's fault). */
+  credentialSent: boolean;
+};
+
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
+
+/** allowedDomains, then the literal-address guard; resolved names are vetted by the agent's lookup. */
+export const assertTargetAllowed = (
+  url: URL,
+  allowedDomains: readonly string[],
+  allowPrivateNetworks: boolean,
+) => {
+  if (!hostMatchesAllowedDomains(url.hostname, allowedDomains)) {
+    throw new ForbiddenError(`The host ${url.hostname} is not in the connector's allowedDomains.`);
+  }
+  assertLiteralAddressAllowed(url, allowPrivateNetworks, 'target');
+};
+
+const toUpstreamError = (error: unknown, url: URL, timeoutMs: number): Error => {
+  const blocked = findBlockedAddressError(error);
+  if (blocked) return blocked;
+  const code = (error as { code?: string }).code ?? '';
+  if (timeoutCodes.has(code)) {
+    return new UpstreamError(
+      `The target ${url.host} did not answer within ${timeoutMs} ms.`,
+      'UPSTREAM_TIMEOUT',
+    );
+  }
+  return new UpstreamError(`The target ${url.host} could not be reached (${code || 'network error'}).`);
+};
+
+/**
+ * Sends the request and follows redirects itself (at most 5), re-checking every hop against allowedDomains
+ * and the address guard. The injected credential only goes to the original origin: a redirect elsewhere
+ * gets the request without it, as browsers do with Authorization.
+ */
+export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): Promise<UpstreamResponse> => {
+  let { url, method, body } = req;
+  let headers = req.headers;
+  const origin = url.origin;
+  for (let hop = 0; ; hop++) {
+    assertTargetAllowed(url, req.allowedDomains, ctx.allowPrivateNetworks);
+    const credentialSent = req.credential !== undefined && url.origin === origin;
+    const hopHeaders: OutgoingHeaders = { ...headers };
+    if (credentialSent && req.credential)
+      hopHeaders[req.credential.name.toLowerCase()] = req.credential.value;
+    if (body.kind === 'stream' && body.length !== undefined)
+      hopHeaders['content-length'] = String(body.length);
+    const started = performance.now();
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(url, {
+        dispatcher: ctx.agent,
+        method: method as Dispatcher.HttpMethod,
+        headers: hopHeaders,
+        body: body.kind === 'none' ? undefined : body.kind === 'buffered' ? body.data : body.stream,
+        headersTimeout: ctx.timeoutMs,
+        bodyTimeout: ctx.timeoutMs,
+      });
+    } catch (error) {
+      throw toUpstreamError(error, url, ctx.timeoutMs);
+    }
+    ctx.observe(response.statusCode, (performance.now() - started) / 1000);
+
+    const location = response.headers.location;
+    const target = typeof location === 'string' ? location : undefined;
+    if (!redirectStatuses.has(response.statusCode) || target === undefined)
+      return { ...response, credentialSent };
+    const keepsMethod = response.statusCode === 307 || response.statusCode === 308;
+    // A streamed body is gone: a redirect that must send it again is handed back to the caller instead.
+    if (keepsMethod && body.kind === 'stream') return { ...response, credentialSent };
+    if (hop >= maxRedirects) {
+      await response.body.dump();
+      throw new UpstreamError(`The target ${url.host} redirected more than ${maxRedirects} times.`);
+    }
+    let next: URL;
+    try {
+      next = new URL(target, url);
+    } catch {
+      return { ...response, credentialSent };
+    }
+    await response.body.dump();
+    if (next.protocol !== 'http:' && next.protocol !== 'https:') {
+      throw new ForbiddenError(
+        `The target redirected to a ${next.protocol} URL, which the proxy does not follow.`,
+      );
+    }
+    next.hash = '';
+    // Fetch semantics: 303 (and 301/302 after POST) continue as GET without the body.
+    const toGet = response.statusCode === 303 ? method !== 'HEAD' : !keepsMethod && method === 'POST';
+    if (toGet) {
+      method = 'GET';
+      body = { kind: 'none' };
+      headers = Object.fromEntries(
+        Object.entries(headers).filter(([name]) => !name.startsWith('content-')),
+      ) as OutgoingHeaders;
+    }
+    url = next;
+  }
+};

@@ -1,0 +1,36 @@
+import type { ServerResponse } from 'node:http';
+import { isServiceError, problem } from '@platform/core';
+import type { Logger } from 'pino';
+
+/**
+ * Writes an error as ProblemDetails (CONTRACT.md §4). ServiceErrors carry messages written for the caller;
+ * anything else is logged and answered with a generic 500 so no internal detail leaks.
+ */
+export const writeProblem = (res: ServerResponse, error: unknown, traceId: string, log: Logger): void => {
+  if (res.headersSent) {
+    // The target's status line is already out: all that is left is to cut the response short.
+    res.destroy(error instanceof Error ? error : undefined);
+    return;
+  }
+  let status = 500;
+  let detail = 'The proxy failed unexpectedly; try again later.';
+  let extra: Record<string, string> = {};
+  let errors: Record<string, string[]> | undefined;
+  if (isServiceError(error)) {
+    status = error.status;
+    detail = error.message;
+    extra = error.headers ?? {};
+    errors = error.errors;
+    if (status >= 500) log.warn({ traceId, status, detail }, 'connector proxy upstream failure');
+  } else {
+    log.error({ traceId, err: error }, 'connector proxy failed');
+  }
+  const body = JSON.stringify(problem({ status, detail, traceId, errors }));
+  res.writeHead(status, {
+    ...extra,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'no-store',
+  });
+  res.end(body);
+};

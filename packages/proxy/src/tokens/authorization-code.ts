@@ -1,0 +1,188 @@
+import { NotFoundError, ValidationError } from '@platform/core';
+import { type Database, type SecretBox, schema } from '@platform/store';
+import { and, eq, lt } from 'drizzle-orm';
+import {
+  buildAuthorizationUrl,
+  type Configuration,
+  calculatePKCECodeChallenge,
+  randomPKCECodeVerifier,
+  randomState,
+} from 'openid-client';
+import type { AuthConfig, OAuthConfig } from '../auth-config.ts';
+import type { ProxyMetrics } from '../metrics.ts';
+import { type ConnectorConfigLoader, isUuid } from '../proxy/connector-config.ts';
+import { runGrant } from './run-grant.ts';
+import type { TokenCache } from './token-cache.ts';
+
+/** A login has this long to come back through the redirect. */
+const loginLifetimeMs = 10 * 60_000;
+
+type CodeConfig = Extract<AuthConfig, { type: 'oAuth2AuthorizationCode' }>;
+
+export type LoginContext = { environmentId: number; connectorId: string; userId: string };
+export type RedirectContext = {
+  environmentId: number;
+  connectorId: string;
+  /** The callback's query string, as received. */
+  query: URLSearchParams | Record<string, string | string[] | undefined>;
+};
+export type LogoutContext = LoginContext;
+
+export type AuthorizationCodeFlow = {
+  login(ctx: LoginContext): Promise<{ authorizationUrl: string }>;
+  redirect(ctx: RedirectContext): Promise<{ userId: string }>;
+  logout(ctx: LogoutContext): Promise<void>;
+};
+
+export type AuthorizationCodeDeps = {
+  database: Database;
+  secrets: SecretBox;
+  loader: ConnectorConfigLoader;
+  cache: TokenCache;
+  metrics: ProxyMetrics;
+  publicUrl: string;
+  configurationOf(auth: OAuthConfig): Configuration;
+};
+
+const toSearchParams = (query: RedirectContext['query']): URLSearchParams => {
+  if (query instanceof URLSearchParams) return query;
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined) params.set(name, first);
+  }
+  return params;
+};
+
+const codeConfigOf = (auth: AuthConfig | undefined, connectorId: string): CodeConfig => {
+  if (auth?.type !== 'oAuth2AuthorizationCode') {
+    throw new ValidationError(
+      `The browser usage of connector ${connectorId} is not configured with oAuth2AuthorizationCode.`,
+    );
+  }
+  return auth;
+};
+
+export const createAuthorizationCodeFlow = (deps: AuthorizationCodeDeps): AuthorizationCodeFlow => {
+  const { database, secrets, loader, cache, metrics, publicUrl, configurationOf } = deps;
+  const { oauthLoginStates, environments, connectors } = schema;
+
+  /** One redirect URI per connector (technical name, else guid), so it can be registered at the identity provider. */
+  const redirectUriOf = async (environmentId: number, connectorId: string): Promise<string> => {
+    const rows = await database.db
+      .select({ technicalName: environments.technicalName, guid: environments.guid })
+      .from(environments)
+      .where(eq(environments.id, environmentId))
+      .limit(1);
+    const env = rows[0];
+    if (!env) throw new NotFoundError('The environment was not found.');
+    const segment = encodeURIComponent(env.technicalName ?? env.guid);
+    return `${publicUrl.replace(/\/+$/, '')}/grafx/api/v1/environment/${segment}/connectors/${connectorId}/auth/oauth-authorization-code/redirect`;
+  };
+
+  return {
+    async login({ environmentId, connectorId, userId }) {
+      const connector = await loader.load(environmentId, connectorId, 'browser');
+      const auth = codeConfigOf(connector.auth, connectorId);
+      const redirectUri = await redirectUriOf(environmentId, connector.id);
+      const state = randomState();
+      const codeVerifier = randomPKCECodeVerifier();
+      const now = Date.now();
+      await database.db.delete(oauthLoginStates).where(lt(oauthLoginStates.expiresAt, new Date(now)));
+      await database.db.insert(oauthLoginStates).values({
+        state,
+        connectorId: connector.id,
+        userId,
+        revision: auth.revision,
+        codeVerifier: secrets.seal(codeVerifier),
+        redirectUri,
+        expiresAt: new Date(now + loginLifetimeMs),
+      });
+      const url = buildAuthorizationUrl(configurationOf(auth), {
+        response_type: 'code',
+        redirect_uri: redirectUri,
+        state,
+        code_challenge: await calculatePKCECodeChallenge(codeVerifier),
+        code_challenge_method: 'S256',
+        ...(auth.data.scope ? { scope: auth.data.scope } : {}),
+      });
+      return { authorizationUrl: url.href };
+    },
+
+    async redirect({ environmentId, connectorId, query }) {
+      if (!isUuid(connectorId))
+        throw new NotFoundError(`Connector ${connectorId} was not found in this environment.`);
+      const params = toSearchParams(query);
+      const state = params.get('state');
+      if (!state) throw new ValidationError('The redirect has no state parameter.', { state: ['required'] });
+      // Single use: the state row is consumed whatever happens next.
+      const consumed = await database.db
+        .delete(oauthLoginStates)
+        .where(eq(oauthLoginStates.state, state))
+        .returning();
+      const login = consumed[0];
+      if (
+        !login ||
+        login.connectorId !== connectorId.toLowerCase() ||
+        login.expiresAt.getTime() < Date.now()
+      ) {
+        throw new ValidationError('Unknown or expired login; start the login again.', {
+          state: ['unknown or expired'],
+        });
+      }
+      const refused = params.get('error');
+      if (refused) {
+        const code = refused.replace(/[^\w.-]/g, '').slice(0, 64);
+        throw new ValidationError(`The authorization server refused the login (${code}).`);
+      }
+      const connector = await loader.load(environmentId, connectorId, 'browser');
+      const auth = codeConfigOf(connector.auth, connectorId);
+      if (auth.revision !== login.revision) {
+        throw new ValidationError('The authorization configuration changed during the login; log in again.');
+      }
+      const codeName = auth.data.specCustomization.codeParameterName;
+      const code = params.get(codeName);
+      if (!code)
+        throw new ValidationError(`The redirect has no ${codeName} parameter.`, { [codeName]: ['required'] });
+      const obtainedAt = Date.now();
+      let token: Awaited<ReturnType<typeof runGrant>>;
+      try {
+        token = await runGrant(auth, configurationOf(auth), {
+          code,
+          redirectUri: login.redirectUri,
+          codeVerifier: secrets.open(login.codeVerifier),
+        });
+        metrics.tokenRequests.inc({ connector: connector.id, grant: auth.type, outcome: 'ok' });
+      } catch (error) {
+        metrics.tokenRequests.inc({ connector: connector.id, grant: auth.type, outcome: 'error' });
+        throw error;
+      }
+      await cache.put(
+        { connectorId: connector.id, usage: 'browser', revision: auth.revision, userId: login.userId },
+        { ...token, obtainedAt },
+      );
+      return { userId: login.userId };
+    },
+
+    async logout({ environmentId, connectorId, userId }) {
+      if (!isUuid(connectorId))
+        throw new NotFoundError(`Connector ${connectorId} was not found in this environment.`);
+      const rows = await database.db
+        .select({ id: connectors.id })
+        .from(connectors)
+        .where(and(eq(connectors.id, connectorId.toLowerCase()), eq(connectors.environmentId, environmentId)))
+        .limit(1);
+      const connector = rows[0];
+      if (!connector) throw new NotFoundError(`Connector ${connectorId} was not found in this environment.`);
+      cache.forgetUser(connector.id, userId);
+      await database.db
+        .delete(schema.connectorTokens)
+        .where(
+          and(
+            eq(schema.connectorTokens.connectorId, connector.id),
+            eq(schema.connectorTokens.userId, userId),
+          ),
+        );
+    },
+  };
+};

@@ -1,0 +1,159 @@
+import type { Database } from '@platform/store';
+import { LRUCache } from 'lru-cache';
+import type { Configuration } from 'openid-client';
+import type { Logger } from 'pino';
+import type { OAuthConfig } from '../auth-config.ts';
+import type { ProxyMetrics } from '../metrics.ts';
+import { AuthorizationRequiredError } from './authorization-required-error.ts';
+import { runGrant, runRefresh } from './run-grant.ts';
+import type { StoredToken, TokenKey, TokenStore } from './token-store.ts';
+
+/** Authorization code tokens stay in memory at most this long, so a logout reaches every replica quickly. */
+const userTokenMemoryMs = 30_000;
+
+/** Renew a safety margin before expiry: 10 % of the lifetime, at most a minute. */
+export const safetyMarginMs = (token: StoredToken): number =>
+  Math.min(60_000, Math.max(0, (token.expiresAt - token.obtainedAt) * 0.1));
+
+export const usableUntil = (token: StoredToken): number => token.expiresAt - safetyMarginMs(token);
+
+export const cacheKeyOf = (key: TokenKey): string =>
+  `${key.connectorId}:${key.usage}:${key.revision}:${key.userId}`;
+
+type FetchContext = { auth: OAuthConfig; key: TokenKey; rejected: string | undefined };
+
+export type TokenCacheDeps = {
+  database: Database;
+  store: TokenStore;
+  metrics: ProxyMetrics;
+  log: Logger;
+  configurationOf(auth: OAuthConfig): Configuration;
+};
+
+export type TokenCache = {
+  get(auth: OAuthConfig, userId: string, rejected?: string): Promise<StoredToken>;
+  /** Stores a token obtained outside the cache (authorization code exchange). */
+  put(key: TokenKey, token: StoredToken): Promise<void>;
+  forgetUser(connectorId: string, userId: string): void;
+  clear(): void;
+};
+
+const memoryTtl = (key: TokenKey, token: StoredToken): number => {
+  const ttl = Math.max(1, usableUntil(token) - Date.now());
+  return key.userId === '' ? ttl : Math.min(ttl, userTokenMemoryMs);
+};
+
+/**
+ * Memory (lru-cache) over the store over the token endpoint. lru-cache's `fetchMethod` folds concurrent
+ * misses in this process into one call; the advisory lock around "read store → fetch if missing or
+ * expired → write store" folds them across replicas, so one token request serves them all.
+ */
+export const createTokenCache = ({
+  database,
+  store,
+  metrics,
+  log,
+  configurationOf,
+}: TokenCacheDeps): TokenCache => {
+  const grantLabel = (auth: OAuthConfig) => auth.type;
+
+  const obtain = async ({ auth, key, rejected }: FetchContext): Promise<StoredToken> => {
+    const stored = await store.read(key);
+    if (stored && stored.accessToken !== rejected && usableUntil(stored) > Date.now()) {
+      metrics.tokenCache.inc({ connector: key.connectorId, result: 'store' });
+      return stored;
+    }
+    metrics.tokenCache.inc({ connector: key.connectorId, result: 'miss' });
+    const config = configurationOf(auth);
+    let fresh: StoredToken | undefined;
+    if (stored?.refreshToken) {
+      const obtainedAt = Date.now();
+      try {
+        fresh = { ...(await runRefresh(auth, config, stored.refreshToken)), obtainedAt };
+        metrics.tokenRequests.inc({ connector: key.connectorId, grant: 'refresh_token', outcome: 'ok' });
+      } catch (error) {
+        metrics.tokenRequests.inc({ connector: key.connectorId, grant: 'refresh_token', outcome: 'error' });
+        log.warn(
+          { connectorId: key.connectorId, usage: key.usage, reason: (error as Error).message },
+          'refresh token refused; running the grant again',
+        );
+      }
+    }
+    if (!fresh) {
+      if (auth.type === 'oAuth2AuthorizationCode') {
+        // Only the user can run this grant again, by logging in.
+        if (stored) await store.removeUser(key.connectorId, key.usage, key.userId);
+        throw new AuthorizationRequiredError(key.connectorId);
+      }
+      const obtainedAt = Date.now();
+      try {
+        fresh = { ...(await runGrant(auth, config)), obtainedAt };
+        metrics.tokenRequests.inc({ connector: key.connectorId, grant: grantLabel(auth), outcome: 'ok' });
+      } catch (error) {
+        metrics.tokenRequests.inc({ connector: key.connectorId, grant: grantLabel(auth), outcome: 'error' });
+        log.warn(
+          {
+            connectorId: key.connectorId,
+            usage: key.usage,
+            type: auth.type,
+            reason: (error as Error).message,
+          },
+          'token request failed',
+        );
+        throw error;
+      }
+    }
+    await store.write(key, fresh);
+    return fresh;
+  };
+
+  const cache = new LRUCache<string, StoredToken, FetchContext>({
+    max: 10_000,
+    ttl: 60_000,
+    fetchMethod: async (cacheKey, _stale, { context, options }) => {
+      const token = await database.withAdvisoryLock(`connector-token:${cacheKey}`, () => obtain(context));
+      options.ttl = memoryTtl(context.key, token);
+      return token;
+    },
+  });
+
+  return {
+    async get(auth, userId, rejected) {
+      const key: TokenKey = {
+        connectorId: auth.connectorId,
+        usage: auth.usage,
+        revision: auth.revision,
+        userId,
+      };
+      const cacheKey = cacheKeyOf(key);
+      if (rejected !== undefined) {
+        // Another request may already have replaced the rejected token: then that one is the fresh one.
+        const current = cache.get(cacheKey);
+        if (current && current.accessToken !== rejected) return current;
+      }
+      const status: LRUCache.Status<string, StoredToken, FetchContext> = {};
+      const token = await cache.fetch(cacheKey, {
+        context: { auth, key, rejected },
+        forceRefresh: rejected !== undefined,
+        status,
+      });
+      if (status.fetch === 'hit' || status.fetch === 'inflight') {
+        metrics.tokenCache.inc({ connector: key.connectorId, result: status.fetch });
+      }
+      if (!token) throw new Error('token cache returned nothing');
+      return token;
+    },
+    async put(key, token) {
+      await database.withAdvisoryLock(`connector-token:${cacheKeyOf(key)}`, () => store.write(key, token));
+      cache.set(cacheKeyOf(key), token, { ttl: memoryTtl(key, token) });
+    },
+    forgetUser(connectorId, userId) {
+      for (const cacheKey of [...cache.keys()]) {
+        if (cacheKey.startsWith(`${connectorId}:`) && cacheKey.endsWith(`:${userId}`)) cache.delete(cacheKey);
+      }
+    },
+    clear() {
+      cache.clear();
+    },
+  };
+};

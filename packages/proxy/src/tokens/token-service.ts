@@ -1,0 +1,77 @@
+import type { Database, SecretBox } from '@platform/store';
+import { LRUCache } from 'lru-cache';
+import type { Configuration } from 'openid-client';
+import type { Logger } from 'pino';
+import type { Agent } from 'undici';
+import type { OAuthConfig } from '../auth-config.ts';
+import type { ProxyMetrics } from '../metrics.ts';
+import type { ConnectorConfigLoader } from '../proxy/connector-config.ts';
+import { type AuthorizationCodeFlow, createAuthorizationCodeFlow } from './authorization-code.ts';
+import { buildConfiguration } from './oauth-configuration.ts';
+import { createTokenCache } from './token-cache.ts';
+import { createTokenStore } from './token-store.ts';
+
+/**
+ * OAuth 2.0 access tokens for connectors. `accessToken` returns a cached token or obtains one (one token
+ * request per key across concurrent callers and replicas); `renew` replaces a token the target refused.
+ * The authorization code methods throw ServiceErrors (400 / 404 / 403 / 502) for the server to map.
+ */
+export type TokenService = AuthorizationCodeFlow & {
+  accessToken(auth: OAuthConfig, userId: string): Promise<string>;
+  renew(auth: OAuthConfig, userId: string, rejected: string): Promise<string>;
+};
+
+export type TokenServiceDeps = {
+  database: Database;
+  secrets: SecretBox;
+  log: Logger;
+  metrics: ProxyMetrics;
+  loader: ConnectorConfigLoader;
+  agent: Agent;
+  allowPrivateNetworks: boolean;
+  timeoutMs: number;
+  publicUrl: string;
+};
+
+/** Only the authorization code type is per platform user. */
+const userKeyOf = (auth: OAuthConfig, userId: string): string =>
+  auth.type === 'oAuth2AuthorizationCode' ? userId : '';
+
+export const createTokenService = (deps: TokenServiceDeps): TokenService & { clear(): void } => {
+  const { database, secrets, log, metrics, loader, agent, allowPrivateNetworks, timeoutMs, publicUrl } = deps;
+  // openid-client Configurations per configuration revision: a new revision builds a new one.
+  const configurations = new LRUCache<string, Configuration>({ max: 2_000 });
+  const configurationOf = (auth: OAuthConfig): Configuration => {
+    const key = `${auth.connectorId}:${auth.usage}:${auth.revision}`;
+    let config = configurations.get(key);
+    if (!config) {
+      config = buildConfiguration(auth, { agent, allowPrivateNetworks, timeoutMs });
+      configurations.set(key, config);
+    }
+    return config;
+  };
+  const store = createTokenStore(database, secrets);
+  const cache = createTokenCache({ database, store, metrics, log, configurationOf });
+  const flow = createAuthorizationCodeFlow({
+    database,
+    secrets,
+    loader,
+    cache,
+    metrics,
+    publicUrl,
+    configurationOf,
+  });
+  return {
+    ...flow,
+    async accessToken(auth, userId) {
+      return (await cache.get(auth, userKeyOf(auth, userId))).accessToken;
+    },
+    async renew(auth, userId, rejected) {
+      return (await cache.get(auth, userKeyOf(auth, userId), rejected)).accessToken;
+    },
+    clear() {
+      cache.clear();
+      configurations.clear();
+    },
+  };
+};

@@ -1,0 +1,87 @@
+import type { AuthUsage } from '@platform/core';
+import { type Database, type SecretBox, schema } from '@platform/store';
+import { and, eq, lt } from 'drizzle-orm';
+import type { TokenSet } from './run-grant.ts';
+
+export type TokenKey = { connectorId: string; usage: AuthUsage; revision: number; userId: string };
+
+export type StoredToken = TokenSet & { obtainedAt: number };
+
+/** Tokens at rest in `connector_tokens`, access and refresh token sealed by the SecretBox. */
+export type TokenStore = {
+  read(key: TokenKey): Promise<StoredToken | undefined>;
+  write(key: TokenKey, token: StoredToken): Promise<void>;
+  /** Drops one user's tokens of a connector usage, whatever the revision (authorization code logout). */
+  removeUser(connectorId: string, usage: AuthUsage, userId: string): Promise<void>;
+};
+
+const where = (key: TokenKey) => {
+  const t = schema.connectorTokens;
+  return and(
+    eq(t.connectorId, key.connectorId),
+    eq(t.usage, key.usage),
+    eq(t.revision, key.revision),
+    eq(t.userId, key.userId),
+  );
+};
+
+export const createTokenStore = (database: Database, secrets: SecretBox): TokenStore => ({
+  async read(key) {
+    const rows = await database.db.select().from(schema.connectorTokens).where(where(key)).limit(1);
+    const row = rows[0];
+    if (!row) return undefined;
+    try {
+      return {
+        accessToken: secrets.open(row.accessToken),
+        refreshToken: row.refreshToken === null ? undefined : secrets.open(row.refreshToken),
+        tokenType: row.tokenType,
+        expiresAt: row.expiresAt.getTime(),
+        obtainedAt: row.updatedAt.getTime(),
+      };
+    } catch {
+      // A row sealed with a key no longer configured is as good as no row: fetch a new token.
+      return undefined;
+    }
+  },
+  async write(key, token) {
+    const t = schema.connectorTokens;
+    const values = {
+      ...key,
+      accessToken: secrets.seal(token.accessToken),
+      refreshToken: token.refreshToken === undefined ? null : secrets.seal(token.refreshToken),
+      tokenType: token.tokenType,
+      expiresAt: new Date(token.expiresAt),
+      updatedAt: new Date(token.obtainedAt),
+    };
+    await database.db
+      .insert(t)
+      .values(values)
+      .onConflictDoUpdate({
+        target: [t.connectorId, t.usage, t.revision, t.userId],
+        set: {
+          accessToken: values.accessToken,
+          refreshToken: values.refreshToken,
+          tokenType: values.tokenType,
+          expiresAt: values.expiresAt,
+          updatedAt: values.updatedAt,
+        },
+      });
+    // Tokens of a replaced configuration can never be used again.
+    await database.db
+      .delete(t)
+      .where(
+        and(
+          eq(t.connectorId, key.connectorId),
+          eq(t.usage, key.usage),
+          eq(t.userId, key.userId),
+          lt(t.revision, key.revision),
+        ),
+      );
+  },
+  async removeUser(connectorId, usage, userId) {
+    const t = schema.connectorTokens;
+    await database.db
+      .delete(t)
+      .where(and(eq(t.connectorId, connectorId), eq(t.usage, usage), eq(t.userId, userId)));
+  },
+});
