@@ -46,7 +46,7 @@ export const startPlatform = async (
     opened ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   try {
     await migrate(database);
-    const demoLoaded = config.demoData ? await seedDemoData(database, new Date()) : false;
+    const demoLoaded = config.demoData ? (await seedDemoData(database, new Date())) !== undefined : false;
     const secrets = createSecretBox(config.secretsKey ?? (await loadOrCreateSecretsKey(config.dataDir)));
 
     const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 });

@@ -1,5 +1,6 @@
 import { isServiceError, problem, type ServiceError, UnauthenticatedError } from '@platform/core';
 import type { Response } from 'express';
+import { sendJson } from './send-json.ts';
 
 /** Errors of the database driver that mean "not reachable right now" rather than a bug: answered with 503. */
 const UNAVAILABLE_CODES = new Set([
@@ -53,9 +54,7 @@ export const sendProblem = (res: Response, traceId: string, error: unknown): Pro
     );
   }
   if (status === 503) res.set('Retry-After', '5');
-  res
-    .status(status)
-    .type('application/json')
-    .send(JSON.stringify(problem({ status, detail, traceId, errors: serviceError?.errors })));
+  res.status(status);
+  sendJson(res, problem({ status, detail, traceId, errors: serviceError?.errors }));
   return outcome;
 };

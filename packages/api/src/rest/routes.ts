@@ -4,6 +4,7 @@ import { parseInput } from '../operations/input.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
 import { expressPath } from './paths.ts';
+import { sendJson } from './send-json.ts';
 
 /** The REST routes of the operation table: authorize, validate, call the service, answer. */
 export const restRoutes = (deps: AppDeps, operations: readonly AnyOperation[]): Router => {
@@ -39,7 +40,7 @@ export const restRoutes = (deps: AppDeps, operations: readonly AnyOperation[]): 
         res.end();
         return;
       }
-      res.type('application/json').send(JSON.stringify(output));
+      sendJson(res, output);
     });
   }
   return router;

@@ -1,0 +1,123 @@
+import { testBackends } from '@platform/store/testing';
+import { describe, expect, it } from 'vitest';
+import { SUB_A, SUB_B, USERS } from '../support/fixture.ts';
+import { json, seededPlatform } from '../support/seeded.ts';
+
+const READ = ['platform:read'];
+type Problem = { type: string; title: string; status: number; detail: string; traceId: string };
+
+describe.each(await testBackends())('authentication and authorization on $name', (backend) => {
+  const s = seededPlatform(backend);
+
+  const expectProblem = async (response: Response, status: number) => {
+    expect(response.status).toBe(status);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    const body = await json<Problem>(response);
+    expect(body).toMatchObject({ status, title: expect.any(String), type: expect.stringContaining('rfc') });
+    expect(body.traceId).toMatch(/^[0-9a-f]{32}$/);
+    return body;
+  };
+
+  it('needs no token for info and ping', async () => {
+    const info = await s.tp.call('/api/v1/info');
+    expect(info.status).toBe(200);
+    expect(await info.json()).toEqual({ data: { serverVersion: '1.0.0' } });
+    const ping = await s.tp.call('/api/ping');
+    expect(ping.status).toBe(200);
+    expect(await ping.text()).toBe('');
+  });
+
+  it('answers 401 with WWW-Authenticate without a token', async () => {
+    const response = await s.tp.call('/api/v1/subscriptions');
+    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+    await expectProblem(response, 401);
+  });
+
+  const badTokens: [string, () => Promise<string>][] = [
+    ['a bad signature', () => s.tp.issuer.sign({ sub: USERS.owner, roles: READ, rogue: true })],
+    ['an expired token', () => s.tp.issuer.sign({ sub: USERS.owner, roles: READ, expiresIn: -120 })],
+    ['a wrong audience', () => s.tp.issuer.sign({ sub: USERS.owner, roles: READ, audience: 'other-api' })],
+    [
+      'a wrong issuer',
+      () => s.tp.issuer.sign({ sub: USERS.owner, roles: READ, issuer: 'https://evil.example' }),
+    ],
+    ['a token not yet valid', () => s.tp.issuer.sign({ sub: USERS.owner, roles: READ, notBefore: 600 })],
+    ['no subject', () => s.tp.issuer.sign({ roles: READ })],
+    ['garbage', async () => 'not-a-jwt'],
+  ];
+  it.each(badTokens)('answers 401 invalid_token for %s', async (_name, make) => {
+    const response = await s.tp.call('/api/v1/subscriptions', { token: await make() });
+    expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
+    await expectProblem(response, 401);
+  });
+
+  it('answers 403 without the token role', async () => {
+    const token = await s.tp.issuer.sign({ sub: USERS.owner, roles: ['something:else'] });
+    await expectProblem(await s.tp.call('/api/v1/subscriptions', { token }), 403);
+    const reader = await s.tp.issuer.sign({ sub: USERS.owner, roles: READ });
+    const put = await s.tp.call(`/api/v1/subscriptions/${SUB_A}/external-idp-domains`, {
+      method: 'PUT',
+      token: reader,
+      headers: { 'content-type': 'application/json' },
+      body: '[]',
+    });
+    await expectProblem(put, 403);
+  });
+
+  it('accepts roles given as a space-separated scope', async () => {
+    const token = await s.tp.issuer.sign({ sub: USERS.owner, scope: 'openid platform:read' });
+    expect((await s.tp.call('/api/v1/subscriptions', { token })).status).toBe(200);
+  });
+
+  it('hides what a caller cannot see behind 404, never 403', async () => {
+    const outsider = await s.tp.token(USERS.outsider, READ);
+    await expectProblem(await s.tp.call(`/api/v1/subscriptions/${SUB_A}`, { token: outsider }), 404);
+    await expectProblem(await s.tp.call(`/api/v1/subscriptions/${SUB_A}/users`, { token: outsider }), 404);
+    await expectProblem(
+      await s.tp.call(`/api/v1/subscriptions/${SUB_A}/renders?groupBy=year`, { token: outsider }),
+      404,
+    );
+    const list = await json<{ guid: string }[]>(
+      await s.tp.call('/api/v1/subscriptions', { token: outsider }),
+    );
+    expect(list.map((x) => x.guid)).toEqual([SUB_B]);
+  });
+
+  it('lets a member read but not administer', async () => {
+    const member = await s.tp.token(USERS.member, ['platform:read', 'platform:write']);
+    expect((await s.tp.call(`/api/v1/subscriptions/${SUB_A}`, { token: member })).status).toBe(200);
+    await expectProblem(await s.tp.call(`/api/v1/subscriptions/${SUB_A}/users`, { token: member }), 403);
+    await expectProblem(
+      await s.tp.call(`/api/v1/subscriptions/${SUB_A}/users/${encodeURIComponent(USERS.owner)}`, {
+        token: member,
+      }),
+      403,
+    );
+    const put = await s.tp.call(`/api/v1/subscriptions/${SUB_A}/external-idp-domains`, {
+      method: 'PUT',
+      token: member,
+      headers: { 'content-type': 'application/json' },
+      body: '["x.example"]',
+    });
+    await expectProblem(put, 403);
+  });
+
+  it('makes a subscription visible through an environment role alone', async () => {
+    const contentUser = await s.tp.token(USERS.contentUser, READ);
+    const list = await json<{ guid: string }[]>(
+      await s.tp.call('/api/v1/subscriptions', { token: contentUser }),
+    );
+    expect(list.map((x) => x.guid)).toEqual([SUB_A]);
+    const envs = await json<{ technicalName: string }[]>(
+      await s.tp.call('/api/v1/environments', { token: contentUser }),
+    );
+    expect(envs.map((e) => e.technicalName)).toEqual(['acme-prod']);
+  });
+
+  it('lets an operator see every subscription as an owner would', async () => {
+    const operator = await s.tp.token('ops|root', ['platform:read', 'platform:admin']);
+    const list = await json<{ id: number }[]>(await s.tp.call('/api/v1/subscriptions', { token: operator }));
+    expect(list.map((x) => x.id)).toEqual([501, 502]);
+    expect((await s.tp.call(`/api/v1/subscriptions/${SUB_B}/users`, { token: operator })).status).toBe(200);
+  });
+});
