@@ -1,0 +1,13 @@
+import { listIdpDomains } from '@platform/store';
+import { loadSubscription } from '../access.ts';
+import type { Service } from '../context.ts';
+import type { GetIdpDomainsInput } from './schemas.ts';
+
+/**
+ * `GET /api/v1/subscriptions/{subscriptionId}/external-idp-domains` (an addition of CONTRACT.md §5): the stored
+ * list, in the order it was set. Reading needs only visibility; a malformed id → 400 as for the PUT.
+ */
+export const getIdpDomains: Service<GetIdpDomainsInput, string[]> = async (ctx, input) => {
+  const { subscription } = await loadSubscription(ctx, input.subscriptionId, 400);
+  return listIdpDomains(ctx.database.db, subscription.id);
+};
