@@ -52,7 +52,9 @@ const serverError = (status: number, data: unknown): ServerError => {
   const detail = problem?.detail ?? `the server answered ${status} ${statusTitle(status)}`;
   // A 401 detail says the token was refused; the fix is the same whatever the server's words.
   const message =
-    status === 401 ? `${detail}; run connector-cli login again, or pass a valid --token` : detail;
+    status === 401
+      ? `${detail.replace(/\.$/, '')}; run connector-cli login again, or pass a valid --token`
+      : detail;
   const details = [`HTTP ${status} ${statusTitle(status)}`];
   if (problem !== undefined) details.push(JSON.stringify(problem, null, 2));
   else if (typeof data === 'string' && data !== '') details.push(data.slice(0, 2000));

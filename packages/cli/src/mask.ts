@@ -1,23 +1,17 @@
-import { type AuthType, secretPaths } from '@platform/core';
+import { type AuthType, maskSecrets as maskSecretFields, SECRET_MASK } from '@platform/core';
 
-export const MASK = '***';
+export const MASK = SECRET_MASK;
 
 /** Body parameters of the JWT bearer type are free-form; names like these usually carry a credential. */
 const secretLookingName = /secret|password|passwd|token|key|assertion|credential/i;
 
-const maskPath = (value: unknown, path: readonly string[]): unknown => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
-  const [head, ...rest] = path;
-  if (head === undefined || !(head in value)) return value;
-  const record = value as Record<string, unknown>;
-  return { ...record, [head]: rest.length === 0 ? MASK : maskPath(record[head], rest) };
-};
-
-/** A copy of `data` with every secret field of `type` replaced by `***`, for `--dry-run` and `--verbose`. */
+/**
+ * A copy of `data` with every secret field of `type` masked (core's `secretPaths`), for `--dry-run` and
+ * `--verbose`. The CLI also masks JWT bearer body parameters whose names look like credentials: the server
+ * stores them in clear, but a terminal (and its scrollback) is a worse place for them.
+ */
 export const maskSecrets = (type: AuthType, data: Record<string, unknown>): Record<string, unknown> => {
-  let out: unknown = data;
-  for (const path of secretPaths[type]) out = maskPath(out, path.split('.'));
-  const masked = out as Record<string, unknown>;
+  const masked = maskSecretFields(type, data);
   const params = masked.requestBodyParams;
   if (type === 'oAuth2JwtBearer' && typeof params === 'object' && params !== null && !Array.isArray(params)) {
     masked.requestBodyParams = Object.fromEntries(

@@ -29,10 +29,16 @@ export class Output {
   /** Values shorter than 4 characters are too common to redact without mangling unrelated output. */
   addSecret(value: string): void {
     if (value.length < 4) return;
-    this.#secrets.add(value);
-    // A value with quotes, backslashes or line breaks (a PEM key) looks different once inside JSON.
-    const escaped = JSON.stringify(value).slice(1, -1);
-    if (escaped !== value) this.#secrets.add(escaped);
+    // Each line of a multi-line secret (a PEM key) on its own: once inside JSON, maybe JSON inside JSON,
+    // the line breaks are escaped any number of times, but the lines themselves stay intact.
+    const lines = value.split(/\r?\n/).filter((line) => line.trim().length >= 8);
+    for (const variant of lines.length > 1 ? [value, ...lines] : [value]) {
+      let escaped = variant;
+      for (let depth = 0; depth < 3; depth += 1) {
+        this.#secrets.add(escaped);
+        escaped = JSON.stringify(escaped).slice(1, -1);
+      }
+    }
   }
 
   redact(text: string): string {

@@ -7,7 +7,7 @@ project's package.json (when [project] holds one); the auth data file (JSON, or 
 
 Usages: browser (the editor in a browser, or the SDK); server (output generation: PDF, PNG, GIF).
 
-Examples (the data file follows each command):
+Examples: (each command is followed by its data file)
 
   staticKey (browser and server): a header added to every request
     connector-cli set-auth --connectorId <id> -e acme-prod -b https://acme-prod.example.com/grafx \\
