@@ -3,6 +3,7 @@ import type { Database, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { createProxyMetrics } from './metrics.ts';
+import { createAddressGuard } from './net/address-guard.ts';
 import { createUpstreamAgent } from './net/upstream-agent.ts';
 import { createConnectorConfigLoader } from './proxy/connector-config.ts';
 import { createProxyHandler, type ProxyRequestContext } from './proxy/handle-proxy-request.ts';
@@ -24,6 +25,8 @@ export type ProxyOptions = {
    * reaches every replica within that time. 0 reads the store on every request.
    */
   configCacheMs?: number;
+  /** Which resolved addresses count as public; tests on loopback replace it. Default: IANA special-purpose ranges excluded. */
+  isPublicAddress?: (address: string) => boolean;
 };
 
 export type Proxy = {
@@ -37,9 +40,10 @@ export const createProxy = (options: ProxyOptions): Proxy => {
   const { database, secrets, log, metricsRegistry, allowPrivateNetworks, publicUrl } = options;
   const timeoutMs = options.fetchTimeoutMs ?? 30_000;
   const metrics = createProxyMetrics(metricsRegistry);
+  const guard = createAddressGuard(allowPrivateNetworks, options.isPublicAddress);
   const loader = createConnectorConfigLoader(database, secrets, options.configCacheMs ?? 1_000);
-  const targetAgent = createUpstreamAgent({ allowPrivateNetworks, timeoutMs, what: 'target' });
-  const tokenAgent = createUpstreamAgent({ allowPrivateNetworks, timeoutMs, what: 'token endpoint' });
+  const targetAgent = createUpstreamAgent({ guard, timeoutMs, what: 'target' });
+  const tokenAgent = createUpstreamAgent({ guard, timeoutMs, what: 'token endpoint' });
   const tokens = createTokenService({
     database,
     secrets,
@@ -47,7 +51,7 @@ export const createProxy = (options: ProxyOptions): Proxy => {
     metrics,
     loader,
     agent: tokenAgent,
-    allowPrivateNetworks,
+    guard,
     timeoutMs,
     publicUrl,
   });
@@ -57,7 +61,7 @@ export const createProxy = (options: ProxyOptions): Proxy => {
     agent: targetAgent,
     metrics,
     log,
-    allowPrivateNetworks,
+    guard,
     timeoutMs,
   });
   return {

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
-import { isPublicAddress } from './address-policy.ts';
+import type { LookupFunction } from 'node:net';
+import type { AddressGuard } from './address-guard.ts';
 import { BlockedAddressError } from './blocked-address-error.ts';
 
 /**
@@ -9,7 +9,7 @@ import { BlockedAddressError } from './blocked-address-error.ts';
  * the check and the connect). Every new connection of a keep-alive pool goes through it again.
  */
 export const createGuardedLookup =
-  (allowPrivateNetworks: boolean, what: string): LookupFunction =>
+  (guard: AddressGuard, what: string): LookupFunction =>
   (hostname, options, callback) => {
     dnsLookup(
       hostname,
@@ -20,30 +20,17 @@ export const createGuardedLookup =
           return;
         }
         const addresses: LookupAddress[] = found;
-        const blocked = !allowPrivateNetworks && addresses.some((a) => !isPublicAddress(a.address));
-        if (blocked || addresses.length === 0) {
-          callback(
-            blocked
-              ? new BlockedAddressError(what, hostname)
-              : Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }),
-            '',
-            0,
-          );
+        if (addresses.some((a) => !guard.allows(a.address))) {
+          callback(new BlockedAddressError(what, hostname), '', 0);
           return;
         }
-        if (options.all) {
-          callback(null, addresses);
+        const first = addresses[0];
+        if (!first) {
+          callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), '', 0);
           return;
         }
-        const first = addresses[0]!;
-        callback(null, first.address, first.family);
+        if (options.all) callback(null, addresses);
+        else callback(null, first.address, first.family);
       },
     );
   };
-
-/** Literal IP hosts never reach `lookup` (node connects to them directly), so they are vetted here. */
-export const assertLiteralAddressAllowed = (url: URL, allowPrivateNetworks: boolean, what: string): void => {
-  if (allowPrivateNetworks) return;
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0 && !isPublicAddress(host)) throw new BlockedAddressError(what, url.hostname);
-};

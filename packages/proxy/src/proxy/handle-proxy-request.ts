@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Agent } from 'undici';
 import { type AuthConfig, isOAuth } from '../auth-config.ts';
 import type { ProxyMetrics } from '../metrics.ts';
+import type { AddressGuard } from '../net/address-guard.ts';
 import type { TokenService } from '../tokens/token-service.ts';
 import type { ConnectorConfigLoader } from './connector-config.ts';
 import { outgoingHeaders, responseHeaders } from './header-filter.ts';
@@ -32,7 +33,7 @@ export type ProxyHandlerDeps = {
   agent: Agent;
   metrics: ProxyMetrics;
   log: Logger;
-  allowPrivateNetworks: boolean;
+  guard: AddressGuard;
   timeoutMs: number;
 };
 
@@ -45,7 +46,7 @@ const credentialOf = async (auth: AuthConfig | undefined, userId: string, tokens
 const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
 
 export const createProxyHandler = (deps: ProxyHandlerDeps) => {
-  const { loader, tokens, agent, metrics, log, allowPrivateNetworks, timeoutMs } = deps;
+  const { loader, tokens, agent, metrics, log, guard, timeoutMs } = deps;
 
   return async (req: IncomingMessage, res: ServerResponse, ctx: ProxyRequestContext): Promise<void> => {
     try {
@@ -55,7 +56,7 @@ export const createProxyHandler = (deps: ProxyHandlerDeps) => {
       }
       const connector = await loader.load(ctx.environmentId, ctx.connectorId, target.usage);
       // Refuse before reading the body or fetching a token for a target that will never be called.
-      assertTargetAllowed(target.url, connector.allowedDomains, allowPrivateNetworks);
+      assertTargetAllowed(target.url, connector.allowedDomains, guard);
       const headers = outgoingHeaders(req, connector);
       const body = await readRequestBody(req);
       const auth = connector.auth;
@@ -75,7 +76,7 @@ export const createProxyHandler = (deps: ProxyHandlerDeps) => {
             credential,
             allowedDomains: connector.allowedDomains,
           },
-          { agent, allowPrivateNetworks, timeoutMs, observe },
+          { agent, guard, timeoutMs, observe },
         );
 
       let response: UpstreamResponse = await send();

@@ -1,8 +1,8 @@
 import { ForbiddenError, UpstreamError } from '@platform/core';
 import { type Agent, type Dispatcher, request } from 'undici';
+import { type AddressGuard, assertLiteralAddressAllowed } from '../net/address-guard.ts';
 import { hostMatchesAllowedDomains } from '../net/allowed-domains.ts';
 import { findBlockedAddressError } from '../net/blocked-address-error.ts';
-import { assertLiteralAddressAllowed } from '../net/guarded-lookup.ts';
 import type { OutgoingHeaders } from './header-filter.ts';
 import type { RequestBody } from './request-body.ts';
 
@@ -21,7 +21,7 @@ export type UpstreamRequest = {
 
 export type UpstreamContext = {
   agent: Agent;
-  allowPrivateNetworks: boolean;
+  guard: AddressGuard;
   timeoutMs: number;
   observe(statusCode: number, seconds: number): void;
 };
@@ -35,15 +35,11 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
 
 /** allowedDomains, then the literal-address guard; resolved names are vetted by the agent's lookup. */
-export const assertTargetAllowed = (
-  url: URL,
-  allowedDomains: readonly string[],
-  allowPrivateNetworks: boolean,
-) => {
+export const assertTargetAllowed = (url: URL, allowedDomains: readonly string[], guard: AddressGuard) => {
   if (!hostMatchesAllowedDomains(url.hostname, allowedDomains)) {
     throw new ForbiddenError(`The host ${url.hostname} is not in the connector's allowedDomains.`);
   }
-  assertLiteralAddressAllowed(url, allowPrivateNetworks, 'target');
+  assertLiteralAddressAllowed(url, guard, 'target');
 };
 
 const toUpstreamError = (error: unknown, url: URL, timeoutMs: number): Error => {
@@ -69,7 +65,7 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
   let headers = req.headers;
   const origin = url.origin;
   for (let hop = 0; ; hop++) {
-    assertTargetAllowed(url, req.allowedDomains, ctx.allowPrivateNetworks);
+    assertTargetAllowed(url, req.allowedDomains, ctx.guard);
     const credentialSent = req.credential !== undefined && url.origin === origin;
     const hopHeaders: OutgoingHeaders = { ...headers };
     if (credentialSent && req.credential)

@@ -8,11 +8,12 @@ import {
 } from 'openid-client';
 import type { Agent } from 'undici';
 import type { OAuthConfig } from '../auth-config.ts';
+import type { AddressGuard } from '../net/address-guard.ts';
 import { createTokenFetch } from './token-fetch.ts';
 
 export type ConfigurationContext = {
   agent: Agent;
-  allowPrivateNetworks: boolean;
+  guard: AddressGuard;
   timeoutMs: number;
 };
 
@@ -77,13 +78,13 @@ export const buildConfiguration = (auth: OAuthConfig, context: ConfigurationCont
       auth.data.specCustomization.requestContentType === 'applicationJson');
   config[customFetch] = createTokenFetch({
     agent: context.agent,
-    allowPrivateNetworks: context.allowPrivateNetworks,
+    guard: context.guard,
     timeoutMs: context.timeoutMs,
     jsonBody,
   });
   config.timeout = Math.ceil(context.timeoutMs / 1000) + 1;
   // Plain http is only ever acceptable where private networks are (tests, local development).
-  if (context.allowPrivateNetworks && new URL(tokenEndpoint).protocol === 'http:')
+  if (context.guard.allowPrivateNetworks && new URL(tokenEndpoint).protocol === 'http:')
     allowInsecureRequests(config);
   return config;
 };

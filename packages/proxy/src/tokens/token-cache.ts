@@ -4,9 +4,34 @@ import type { Configuration } from 'openid-client';
 import type { Logger } from 'pino';
 import type { OAuthConfig } from '../auth-config.ts';
 import type { ProxyMetrics } from '../metrics.ts';
+import { type AddressGuard, assertResolvedAddressAllowed } from '../net/address-guard.ts';
 import { AuthorizationRequiredError } from './authorization-required-error.ts';
+import { tokenEndpointOf } from './oauth-configuration.ts';
 import { runGrant, runRefresh } from './run-grant.ts';
 import type { StoredToken, TokenKey, TokenStore } from './token-store.ts';
+
+/**
+ * A PostgreSQL advisory lock holds a pool connection while the work inside needs another one: with as many
+ * lock holders as pool connections, nobody could query any more. Token fetches for distinct keys are
+ * therefore limited well below the pool size (default 10).
+ */
+const maxConcurrentLockHolders = 4;
+
+const createLimiter = (slots: number) => {
+  let free = slots;
+  const waiting: (() => void)[] = [];
+  return async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (free > 0) free--;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await fn();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else free++;
+    }
+  };
+};
 
 /** Authorization code tokens stay in memory at most this long, so a logout reaches every replica quickly. */
 const userTokenMemoryMs = 30_000;
@@ -27,6 +52,7 @@ export type TokenCacheDeps = {
   store: TokenStore;
   metrics: ProxyMetrics;
   log: Logger;
+  guard: AddressGuard;
   configurationOf(auth: OAuthConfig): Configuration;
 };
 
@@ -53,8 +79,10 @@ export const createTokenCache = ({
   store,
   metrics,
   log,
+  guard,
   configurationOf,
 }: TokenCacheDeps): TokenCache => {
+  const lockSlots = createLimiter(maxConcurrentLockHolders);
   const grantLabel = (auth: OAuthConfig) => auth.type;
 
   const obtain = async ({ auth, key, rejected }: FetchContext): Promise<StoredToken> => {
@@ -64,6 +92,7 @@ export const createTokenCache = ({
       return stored;
     }
     metrics.tokenCache.inc({ connector: key.connectorId, result: 'miss' });
+    await assertResolvedAddressAllowed(new URL(tokenEndpointOf(auth)), guard, 'token endpoint');
     const config = configurationOf(auth);
     let fresh: StoredToken | undefined;
     if (stored?.refreshToken) {
@@ -111,7 +140,9 @@ export const createTokenCache = ({
     max: 10_000,
     ttl: 60_000,
     fetchMethod: async (cacheKey, _stale, { context, options }) => {
-      const token = await database.withAdvisoryLock(`connector-token:${cacheKey}`, () => obtain(context));
+      const token = await lockSlots(() =>
+        database.withAdvisoryLock(`connector-token:${cacheKey}`, () => obtain(context)),
+      );
       options.ttl = memoryTtl(context.key, token);
       return token;
     },
@@ -144,7 +175,9 @@ export const createTokenCache = ({
       return token;
     },
     async put(key, token) {
-      await database.withAdvisoryLock(`connector-token:${cacheKeyOf(key)}`, () => store.write(key, token));
+      await lockSlots(() =>
+        database.withAdvisoryLock(`connector-token:${cacheKeyOf(key)}`, () => store.write(key, token)),
+      );
       cache.set(cacheKeyOf(key), token, { ttl: memoryTtl(key, token) });
     },
     forgetUser(connectorId, userId) {

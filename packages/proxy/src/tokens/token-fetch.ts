@@ -1,15 +1,15 @@
 import { UpstreamError } from '@platform/core';
 import type { CustomFetch } from 'openid-client';
 import { type Agent, request } from 'undici';
+import { type AddressGuard, assertLiteralAddressAllowed } from '../net/address-guard.ts';
 import { findBlockedAddressError } from '../net/blocked-address-error.ts';
-import { assertLiteralAddressAllowed } from '../net/guarded-lookup.ts';
 
 /** A token response larger than this is not a token response. */
 const maxTokenResponseBytes = 256 * 1024;
 
 export type TokenFetchOptions = {
   agent: Agent;
-  allowPrivateNetworks: boolean;
+  guard: AddressGuard;
   timeoutMs: number;
   /** `applicationJson`: send the form parameters as a JSON object instead (specification §5.3). */
   jsonBody: boolean;
@@ -23,10 +23,10 @@ const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOU
  * value), which the grant runner finds again under openid-client's wrapping.
  */
 export const createTokenFetch =
-  ({ agent, allowPrivateNetworks, timeoutMs, jsonBody }: TokenFetchOptions): CustomFetch =>
+  ({ agent, guard, timeoutMs, jsonBody }: TokenFetchOptions): CustomFetch =>
   async (url, options) => {
     const target = new URL(url);
-    assertLiteralAddressAllowed(target, allowPrivateNetworks, 'token endpoint');
+    assertLiteralAddressAllowed(target, guard, 'token endpoint');
     const headers: Record<string, string> = { ...options.headers };
     let body: string | undefined;
     if (options.body instanceof URLSearchParams) {

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { Agent } from 'undici';
 import type { OAuthConfig } from '../auth-config.ts';
 import type { ProxyMetrics } from '../metrics.ts';
+import type { AddressGuard } from '../net/address-guard.ts';
 import type { ConnectorConfigLoader } from '../proxy/connector-config.ts';
 import { type AuthorizationCodeFlow, createAuthorizationCodeFlow } from './authorization-code.ts';
 import { buildConfiguration } from './oauth-configuration.ts';
@@ -28,7 +29,7 @@ export type TokenServiceDeps = {
   metrics: ProxyMetrics;
   loader: ConnectorConfigLoader;
   agent: Agent;
-  allowPrivateNetworks: boolean;
+  guard: AddressGuard;
   timeoutMs: number;
   publicUrl: string;
 };
@@ -38,20 +39,20 @@ const userKeyOf = (auth: OAuthConfig, userId: string): string =>
   auth.type === 'oAuth2AuthorizationCode' ? userId : '';
 
 export const createTokenService = (deps: TokenServiceDeps): TokenService & { clear(): void } => {
-  const { database, secrets, log, metrics, loader, agent, allowPrivateNetworks, timeoutMs, publicUrl } = deps;
+  const { database, secrets, log, metrics, loader, agent, guard, timeoutMs, publicUrl } = deps;
   // openid-client Configurations per configuration revision: a new revision builds a new one.
   const configurations = new LRUCache<string, Configuration>({ max: 2_000 });
   const configurationOf = (auth: OAuthConfig): Configuration => {
     const key = `${auth.connectorId}:${auth.usage}:${auth.revision}`;
     let config = configurations.get(key);
     if (!config) {
-      config = buildConfiguration(auth, { agent, allowPrivateNetworks, timeoutMs });
+      config = buildConfiguration(auth, { agent, guard, timeoutMs });
       configurations.set(key, config);
     }
     return config;
   };
   const store = createTokenStore(database, secrets);
-  const cache = createTokenCache({ database, store, metrics, log, configurationOf });
+  const cache = createTokenCache({ database, store, metrics, log, configurationOf, guard });
   const flow = createAuthorizationCodeFlow({
     database,
     secrets,

@@ -1,0 +1,220 @@
+import { type SecretBox } from '@platform/store';
+import { type TestDatabase, testBackends } from '@platform/store/testing';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { insertConnector, newSecrets, seedEnvironment, setAuth, setSharedHeaders } from './support/database.ts';
+import { type Harness, startProxy } from './support/harness.ts';
+import { startTarget, type Target } from './support/servers.ts';
+
+const backends = await testBackends();
+
+describe.each(backends)('proxy requests on $name', (backend) => {
+  let database: TestDatabase;
+  let secrets: SecretBox;
+  let target: Target;
+  let harness: Harness;
+  const closers: (() => Promise<void>)[] = [];
+
+  beforeEach(async () => {
+    database = await backend.fresh();
+    secrets = newSecrets();
+    await seedEnvironment(database);
+    target = await startTarget();
+    harness = await startProxy(database, secrets);
+    closers.push(() => harness.close(), () => target.close(), () => database.close());
+  });
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+
+  it('proxies without authorization, dropping the caller Authorization, x-grafx-*, hop-by-hop and excluded headers', async () => {
+    const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
+    const response = await harness.call(id, {
+      url: `${target.url}/things?q=1`,
+      headers: {
+        'x-custom': 'kept',
+        'x-drop-me': 'gone',
+        'x-also-drop': 'gone',
+        'x-grafx-proxy-exclude-headers': 'X-Drop-Me, x-also-drop',
+        'x-grafx-anything': 'gone',
+        cookie: 'platform-session=secret',
+        'proxy-authorization': 'Basic gone',
+      },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers['x-target']).toBe('yes');
+    const seen = target.requests.at(-1)!;
+    expect(seen.path).toBe('/things?q=1');
+    expect(seen.headers.authorization).toBeUndefined();
+    expect(seen.headers['x-custom']).toBe('kept');
+    for (const name of ['x-drop-me', 'x-also-drop', 'x-grafx-anything', 'cookie', 'proxy-authorization', 'x-forwarded-for']) {
+      expect(seen.headers[name]).toBeUndefined();
+    }
+    expect(Object.keys(seen.headers).some((n) => n.startsWith('x-grafx-'))).toBe(false);
+  });
+
+  it('injects a static key, shared headers and, when asked, X-Forwarded-*', async () => {
+    const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'], forwardedHeaders: true });
+    await setAuth(database, secrets, id, 'browser', 'staticKey', { key: 'X-Api-Key', value: 'static-secret-1234' });
+    await setSharedHeaders(database, secrets, id, { 'X-Tenant': 'acme' });
+    const response = await harness.call(id, { url: `${target.url}/a`, headers: { 'x-api-key': 'caller-value' } });
+    expect(response.status).toBe(200);
+    const seen = target.requests.at(-1)!;
+    expect(seen.headers['x-api-key']).toBe('static-secret-1234');
+    expect(seen.headers['x-tenant']).toBe('acme');
+    expect(seen.headers['x-forwarded-for']).toBe('127.0.0.1');
+    expect(seen.headers['x-forwarded-proto']).toBe('http');
+    expect(seen.headers['x-forwarded-host']).toBe(`127.0.0.1:${harness.port}`);
+    expect(seen.headers.authorization).toBeUndefined();
+    expect(response.text).not.toContain('static-secret-1234');
+    expect(harness.lines.join('\n')).not.toContain('static-secret-1234');
+  });
+
+  it('uses the server usage only with the connector:server role', async () => {
+    const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
+    await setAuth(database, secrets, id, 'server', 'staticKey', { key: 'X-Server-Key', value: 'server-secret-99' });
+    const refused = await harness.call(id, { url: `${target.url}/s`, usage: 'server' });
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.text)).toMatchObject({ status: 403, traceId: expect.any(String) });
+    const allowed = await harness.call(id, {
+      url: `${target.url}/s`,
+      usage: 'server',
+      roles: ['platform:read', 'connector:server'],
+    });
+    expect(allowed.status).toBe(200);
+    expect(target.requests.at(-1)!.headers['x-server-key']).toBe('server-secret-99');
+    // The browser usage has no authorization configured: nothing injected.
+    await harness.call(id, { url: `${target.url}/b` });
+    expect(target.requests.at(-1)!.headers['x-server-key']).toBeUndefined();
+  });
+
+  it('proxies every method with bodies both ways, small (buffered) and large (streamed)', async () => {
+    const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
+    target.routes.set('/echo', (_req, res, recorded) => {
+      res.writeHead(201, { 'content-type': 'application/octet-stream' });
+      res.end(recorded.body);
+    });
+    for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+      const response = await harness.call(id, { url: `${target.url}/echo`, method, body: `payload ${method}` });
+      expect(response.status).toBe(201);
+      expect(response.text).toBe(`payload ${method}`);
+      expect(target.requests.at(-1)!.method).toBe(method);
+    }
+    const large = Buffer.alloc(3 * 1024 * 1024, 'x');
+    const response = await harness.call(id, { url: `${target.url}/echo`, method: 'POST', body: large });
+    expect(response.status).toBe(201);
+    expect(response.text.length).toBe(large.length);
+    // x-grafx-proxy-external-method overrides the request's own method.
+    await harness.call(id, { url: `${target.url}/m`, method: 'POST', externalMethod: 'put', body: 'x' });
+    expect(target.requests.at(-1)!.method).toBe('PUT');
+  });
+
+  it('answers 400 for a missing or non-http target URL, 404 for an unknown connector, 403 when disabled', async () => {
+    const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
+    const noUrl = await harness.call(id, { url: '' });
+    expect(noUrl.status).toBe(400);
+    expect(noUrl.headers['content-type']).toBe('application/json');
+    expect((await harness.call(id, { url: 'ftp://127.0.0.1/x' })).status).toBe(400);
+    expect((await harness.call(id, { url: '/relative' })).status).toBe(400);
+    expect((await harness.call('00000000-0000-4000-8000-000000000000', { url: target.url })).status).toBe(404);
+    expect((await harness.call('not-a-uuid', { url: target.url })).status).toBe(404);
+    const disabled = await insertConnector(database, { allowedDomains: ['127.0.0.1'], enabled: false });
+    expect((await harness.call(disabled, { url: target.url })).status).toBe(403);
+  });
+
+  it('refuses hosts outside allowedDomains, with wildcards matching subdomains only', async () => {
+    const id = await insertConnector(database, { allowedDomains: ['*.localhost', 'example.com'] });
+    const refused = await harness.call(id, { url: `${target.url}/x` });
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.text).detail).toContain('allowedDomains');
+    expect(target.requests).toHaveLength(0);
+  });
+
+  it('follows redirects itself, re-checking each hop, at most 5', async () => {
+    const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
+    await setAuth(database, secrets, id, 'browser', 'staticKey', { key: 'X-Api-Key', value: 'static-secret-1234' });
+    target.routes.set('/r1', (_req, res) => {
+      res.writeHead(302, { location: '/r2' });
+      res.end();
+    });
+    target.routes.set('/r2', (_req, res) => {
+      res.writeHead(307, { location: `${target.url}/final` });
+      res.end();
+    });
+    const ok = await harness.call(id, { url: `${target.url}/r1` });
+    expect(ok.status).toBe(200);
+    expect(target.requests.map((r) => r.path)).toEqual(['/r1', '/r2', '/final']);
+    expect(target.requests.at(-1)!.headers['x-api-key']).toBe('static-secret-1234');
+
+    target.routes.set('/away', (_req, res) => {
+      res.writeHead(301, { location: 'http://evil.example.net/steal' });
+      res.end();
+    });
+    expect((await harness.call(id, { url: `${target.url}/away` })).status).toBe(403);
+
+    target.routes.set('/loop', (_req, res) => {
+      res.writeHead(302, { location: '/loop' });
+      res.end();
+    });
+    const loop = await harness.call(id, { url: `${target.url}/loop` });
+    expect(loop.status).toBe(502);
+    expect(JSON.parse(loop.text).detail).toContain('redirected more than 5 times');
+  });
+
+  it('maps an unreachable target to 502 and a slow one to 504', async () => {
+    const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
+    const closed = await startTarget();
+    await closed.close();
+    expect((await harness.call(id, { url: `${closed.url}/x` })).status).toBe(502);
+    target.routes.set('/slow', () => {});
+    const slow = await harness.call(id, { url: `${target.url}/slow` });
+    expect(slow.status).toBe(504);
+  });
+});
+
+describe.each(backends)('address guard on $name', (backend) => {
+  let database: TestDatabase;
+  let secrets: SecretBox;
+  let target: Target;
+  const closers: (() => Promise<void>)[] = [];
+
+  beforeEach(async () => {
+    database = await backend.fresh();
+    secrets = newSecrets();
+    await seedEnvironment(database);
+    target = await startTarget();
+    closers.push(() => target.close(), () => database.close());
+  });
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+
+  it('refuses loopback targets, by literal or by resolved name, unless private networks are allowed', async () => {
+    const harness = await startProxy(database, secrets, { allowPrivateNetworks: false });
+    closers.push(() => harness.close());
+    const id = await insertConnector(database, { allowedDomains: ['127.0.0.1', 'localhost'] });
+    const literal = await harness.call(id, { url: `${target.url}/x` });
+    expect(literal.status).toBe(403);
+    expect(JSON.parse(literal.text).detail).toContain('non-public address');
+    const named = await harness.call(id, { url: `http://localhost:${target.port}/x` });
+    expect(named.status).toBe(403);
+    expect(target.requests).toHaveLength(0);
+  });
+
+  it('refuses a redirect hop to a private address', async () => {
+    // Only 127.0.0.1 counts as public here, so 127.0.0.2 (also loopback) plays the private network.
+    const harness = await startProxy(database, secrets, {
+      allowPrivateNetworks: false,
+      isPublicAddress: (address) => address === '127.0.0.1',
+    });
+    closers.push(() => harness.close());
+    const id = await insertConnector(database, { allowedDomains: ['127.0.0.1', '127.0.0.2'] });
+    expect((await harness.call(id, { url: `${target.url}/plain` })).status).toBe(200);
+    target.routes.set('/to-private', (_req, res) => {
+      res.writeHead(302, { location: `http://127.0.0.2:${target.port}/internal` });
+      res.end();
+    });
+    const refused = await harness.call(id, { url: `${target.url}/to-private` });
+    expect(refused.status).toBe(403);
+    expect(target.requests.map((r) => r.path)).toEqual(['/plain', '/to-private']);
+  });
+});
