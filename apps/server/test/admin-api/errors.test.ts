@@ -1,0 +1,95 @@
+import { createPlatformClient } from '@platform/api';
+import { testBackends } from '@platform/store/testing';
+import { TRPCClientError } from '@trpc/client';
+import { describe, expect, it } from 'vitest';
+import { ENV_PROD, SUB_A, USERS } from '../support/fixture.ts';
+import { json, seededPlatform } from '../support/seeded.ts';
+
+type Problem = { type: string; title: string; status: number; detail: string; traceId: string };
+
+describe.each(await testBackends())('errors and the tRPC transport on $name', (backend) => {
+  const s = seededPlatform(backend, { RATE_LIMIT_PER_SECOND: '5' });
+  let n = 0;
+  // Each test gets its own token, hence its own rate-limit bucket, except the one that tests the limit.
+  const token = () => s.tp.token(USERS.owner, ['platform:read', 'platform:write', `t:${n++}`]);
+
+  it('answers unknown paths with 404 ProblemDetails and wrong methods with 405', async () => {
+    const unknown = await s.tp.call('/api/v1/nothing-here', { token: await token() });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toBe('application/json');
+    expect(await json<Problem>(unknown)).toMatchObject({
+      status: 404,
+      title: 'Not Found',
+      traceId: expect.any(String),
+    });
+    const wrong = await s.tp.call(`/api/v1/subscriptions/${SUB_A}`, { method: 'POST', token: await token() });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET');
+    expect(await json<Problem>(wrong)).toMatchObject({ status: 405 });
+  });
+
+  it('answers 413 over 1 MiB and 400 for broken JSON, without internals', async () => {
+    const big = await s.tp.call(`/api/v1/subscriptions/${SUB_A}/external-idp-domains`, {
+      method: 'PUT',
+      token: await token(),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(['a'.repeat(1024 * 1024 + 10)]),
+    });
+    expect(big.status).toBe(413);
+    expect(await json<Problem>(big)).toMatchObject({ status: 413 });
+    const broken = await s.tp.call(`/api/v1/subscriptions/${SUB_A}/external-idp-domains`, {
+      method: 'PUT',
+      token: await token(),
+      headers: { 'content-type': 'application/json' },
+      body: '["a.example",',
+    });
+    expect(broken.status).toBe(400);
+    const text = await broken.text();
+    expect(text).not.toMatch(/at .*\.ts|SyntaxError|node_modules/);
+  });
+
+  it('continues a valid traceparent into the error body', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const response = await s.tp.call('/api/v1/nothing', {
+      headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    });
+    expect((await json<Problem>(response)).traceId).toBe(traceId);
+    const fresh = await s.tp.call('/api/v1/nothing', {
+      headers: { traceparent: '00-zzzz-00f067aa0ba902b7-01' },
+    });
+    expect((await json<Problem>(fresh)).traceId).not.toBe(traceId);
+  });
+
+  it('answers 429 with Retry-After over the per-token rate', async () => {
+    const shared = await token();
+    const statuses = await Promise.all(
+      Array.from({ length: 25 }, () => s.tp.call('/api/v1/subscriptions', { token: shared }).then((r) => r)),
+    );
+    const limited = statuses.filter((r) => r.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(Number(limited[0]?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(await json<Problem>(limited[0] as Response)).toMatchObject({ status: 429 });
+  });
+
+  it('returns the same data through the typed tRPC client', async () => {
+    const t = await token();
+    const client = createPlatformClient(s.tp.url, t);
+    const rest = await json(await s.tp.call(`/api/v1/subscriptions/${SUB_A}`, { token: t }));
+    expect(await client.subscriptions.get.query({ subscriptionId: SUB_A })).toEqual(rest);
+    const restRenders = await json(
+      await s.tp.call(`/api/v1/subscriptions/${SUB_A}/renders?groupBy=year&top=1`, { token: t }),
+    );
+    expect(
+      await client.subscriptions.renders.query({ subscriptionId: SUB_A, groupBy: 'year', top: '1' }),
+    ).toEqual(restRenders);
+    expect(await client.environments.get.query({ environmentId: ENV_PROD })).toEqual(
+      await json(await s.tp.call(`/api/v1/environments/${ENV_PROD}`, { token: t })),
+    );
+    await expect(client.subscriptions.get.query({ subscriptionId: 'nope' })).rejects.toSatisfy(
+      (error) => error instanceof TRPCClientError && error.data?.httpStatus === 404,
+    );
+    await expect(createPlatformClient(s.tp.url).subscriptions.list.query({})).rejects.toSatisfy(
+      (error) => error instanceof TRPCClientError && error.data?.code === 'UNAUTHORIZED',
+    );
+  });
+});
