@@ -41,5 +41,7 @@ export type Operation<I = unknown, O = unknown> = {
 // biome-ignore lint/suspicious/noExplicitAny: the table holds operations of every input and output type.
 export type AnyOperation = Operation<any, any>;
 
-/** Identity with inference: keeps each row's types for the typed tRPC router. */
-export const defineOperation = <I, O>(operation: Operation<I, O>): Operation<I, O> => operation;
+/** Identity with inference: keeps each row's id, method, input and output types for the typed tRPC router. */
+export const defineOperation = <const Id extends string, const M extends HttpMethod, I, O>(
+  operation: Operation<I, O> & { id: Id; method: M },
+): Operation<I, O> & { id: Id; method: M } => operation;
