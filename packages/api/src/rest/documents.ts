@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
-import { apiReference } from '@scalar/express-api-reference';
+import { dirname } from 'node:path';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
-import type { Express } from 'express';
+import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
 import type { DevIssuer } from '../auth/dev-issuer.ts';
 import { openApiDocument } from '../openapi/document.ts';
@@ -11,14 +11,31 @@ import type { AppDeps, RequestLocals } from './context.ts';
 
 const require = createRequire(import.meta.url);
 
-/** The Scalar bundle is served by the platform itself: API references must work without internet access. */
-const scalarBundle = (): string | undefined => {
-  try {
-    return require.resolve('@scalar/api-reference/browser/standalone.js');
-  } catch {
-    return undefined;
-  }
-};
+/** Swagger UI's assets are served by the platform itself: the API reference must work without internet access. */
+const swaggerAssets = dirname(require.resolve('swagger-ui-dist/package.json'));
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Platform API reference</title>
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="reference"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/init.js"></script>
+</body>
+</html>`;
+
+const DOCS_INIT = `window.ui = SwaggerUIBundle({
+  url: '/openapi.json',
+  dom_id: '#reference',
+  deepLinking: true,
+  persistAuthorization: true,
+  tryItOutEnabled: true,
+});`;
 
 /** tRPC, the OpenAPI document, the API reference, metrics and (development) issuer discovery. */
 export const mountDocuments = (
@@ -59,20 +76,15 @@ export const mountDocuments = (
     res.type('application/json').send(document);
   });
 
-  const bundle = scalarBundle();
-  if (bundle) app.get('/docs/scalar.js', (_req, res) => res.sendFile(bundle));
-  app.use(
-    '/docs',
-    (_req, res, next) => {
-      (res.locals as RequestLocals).route = '/docs';
-      next();
-    },
-    apiReference({
-      url: '/openapi.json',
-      pageTitle: 'Platform API reference',
-      ...(bundle ? { cdn: '/docs/scalar.js' } : {}),
-    }),
-  );
+  app.use('/docs/assets', express.static(swaggerAssets, { index: false, maxAge: '1h' }));
+  app.get('/docs/init.js', (_req, res) => {
+    (res.locals as RequestLocals).route = '/docs';
+    res.type('text/javascript').send(DOCS_INIT);
+  });
+  app.get(['/docs', '/docs/'], (_req, res) => {
+    (res.locals as RequestLocals).route = '/docs';
+    res.type('text/html').send(DOCS_PAGE);
+  });
 
   app.get('/metrics', async (_req, res) => {
     (res.locals as RequestLocals).route = '/metrics';
