@@ -1,7 +1,13 @@
-import { type SecretBox } from '@platform/store';
+import type { SecretBox } from '@platform/store';
 import { type TestDatabase, testBackends } from '@platform/store/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { insertConnector, newSecrets, seedEnvironment, setAuth, setSharedHeaders } from './support/database.ts';
+import {
+  insertConnector,
+  newSecrets,
+  seedEnvironment,
+  setAuth,
+  setSharedHeaders,
+} from './support/database.ts';
 import { type Harness, startProxy } from './support/harness.ts';
 import { startTarget, type Target } from './support/servers.ts';
 
@@ -20,7 +26,11 @@ describe.each(backends)('proxy requests on $name', (backend) => {
     await seedEnvironment(database);
     target = await startTarget();
     harness = await startProxy(database, secrets);
-    closers.push(() => harness.close(), () => target.close(), () => database.close());
+    closers.push(
+      () => harness.close(),
+      () => target.close(),
+      () => database.close(),
+    );
   });
   afterEach(async () => {
     for (const close of closers.splice(0).reverse()) await close();
@@ -46,7 +56,14 @@ describe.each(backends)('proxy requests on $name', (backend) => {
     expect(seen.path).toBe('/things?q=1');
     expect(seen.headers.authorization).toBeUndefined();
     expect(seen.headers['x-custom']).toBe('kept');
-    for (const name of ['x-drop-me', 'x-also-drop', 'x-grafx-anything', 'cookie', 'proxy-authorization', 'x-forwarded-for']) {
+    for (const name of [
+      'x-drop-me',
+      'x-also-drop',
+      'x-grafx-anything',
+      'cookie',
+      'proxy-authorization',
+      'x-forwarded-for',
+    ]) {
       expect(seen.headers[name]).toBeUndefined();
     }
     expect(Object.keys(seen.headers).some((n) => n.startsWith('x-grafx-'))).toBe(false);
@@ -54,9 +71,15 @@ describe.each(backends)('proxy requests on $name', (backend) => {
 
   it('injects a static key, shared headers and, when asked, X-Forwarded-*', async () => {
     const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'], forwardedHeaders: true });
-    await setAuth(database, secrets, id, 'browser', 'staticKey', { key: 'X-Api-Key', value: 'static-secret-1234' });
+    await setAuth(database, secrets, id, 'browser', 'staticKey', {
+      key: 'X-Api-Key',
+      value: 'static-secret-1234',
+    });
     await setSharedHeaders(database, secrets, id, { 'X-Tenant': 'acme' });
-    const response = await harness.call(id, { url: `${target.url}/a`, headers: { 'x-api-key': 'caller-value' } });
+    const response = await harness.call(id, {
+      url: `${target.url}/a`,
+      headers: { 'x-api-key': 'caller-value' },
+    });
     expect(response.status).toBe(200);
     const seen = target.requests.at(-1)!;
     expect(seen.headers['x-api-key']).toBe('static-secret-1234');
@@ -71,7 +94,10 @@ describe.each(backends)('proxy requests on $name', (backend) => {
 
   it('uses the server usage only with the connector:server role', async () => {
     const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
-    await setAuth(database, secrets, id, 'server', 'staticKey', { key: 'X-Server-Key', value: 'server-secret-99' });
+    await setAuth(database, secrets, id, 'server', 'staticKey', {
+      key: 'X-Server-Key',
+      value: 'server-secret-99',
+    });
     const refused = await harness.call(id, { url: `${target.url}/s`, usage: 'server' });
     expect(refused.status).toBe(403);
     expect(JSON.parse(refused.text)).toMatchObject({ status: 403, traceId: expect.any(String) });
@@ -94,7 +120,11 @@ describe.each(backends)('proxy requests on $name', (backend) => {
       res.end(recorded.body);
     });
     for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
-      const response = await harness.call(id, { url: `${target.url}/echo`, method, body: `payload ${method}` });
+      const response = await harness.call(id, {
+        url: `${target.url}/echo`,
+        method,
+        body: `payload ${method}`,
+      });
       expect(response.status).toBe(201);
       expect(response.text).toBe(`payload ${method}`);
       expect(target.requests.at(-1)!.method).toBe(method);
@@ -115,7 +145,9 @@ describe.each(backends)('proxy requests on $name', (backend) => {
     expect(noUrl.headers['content-type']).toBe('application/json');
     expect((await harness.call(id, { url: 'ftp://127.0.0.1/x' })).status).toBe(400);
     expect((await harness.call(id, { url: '/relative' })).status).toBe(400);
-    expect((await harness.call('00000000-0000-4000-8000-000000000000', { url: target.url })).status).toBe(404);
+    expect((await harness.call('00000000-0000-4000-8000-000000000000', { url: target.url })).status).toBe(
+      404,
+    );
     expect((await harness.call('not-a-uuid', { url: target.url })).status).toBe(404);
     const disabled = await insertConnector(database, { allowedDomains: ['127.0.0.1'], enabled: false });
     expect((await harness.call(disabled, { url: target.url })).status).toBe(403);
@@ -131,7 +163,10 @@ describe.each(backends)('proxy requests on $name', (backend) => {
 
   it('follows redirects itself, re-checking each hop, at most 5', async () => {
     const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
-    await setAuth(database, secrets, id, 'browser', 'staticKey', { key: 'X-Api-Key', value: 'static-secret-1234' });
+    await setAuth(database, secrets, id, 'browser', 'staticKey', {
+      key: 'X-Api-Key',
+      value: 'static-secret-1234',
+    });
     target.routes.set('/r1', (_req, res) => {
       res.writeHead(302, { location: '/r2' });
       res.end();
@@ -182,7 +217,10 @@ describe.each(backends)('address guard on $name', (backend) => {
     secrets = newSecrets();
     await seedEnvironment(database);
     target = await startTarget();
-    closers.push(() => target.close(), () => database.close());
+    closers.push(
+      () => target.close(),
+      () => database.close(),
+    );
   });
   afterEach(async () => {
     for (const close of closers.splice(0).reverse()) await close();

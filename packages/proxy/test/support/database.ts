@@ -1,5 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type AuthDataOf, type AuthType, type AuthUsage, authDataSchemas, splitSecrets } from '@platform/core';
+import {
+  type AuthDataOf,
+  type AuthType,
+  type AuthUsage,
+  authDataSchemas,
+  splitSecrets,
+} from '@platform/core';
 import { createSecretBox, type Database, type SecretBox, schema } from '@platform/store';
 import { and, eq } from 'drizzle-orm';
 

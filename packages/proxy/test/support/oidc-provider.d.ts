@@ -23,7 +23,10 @@ declare module 'oidc-provider' {
       dupes?: string[],
     ): void;
     on(event: string, listener: (...args: never[]) => void): void;
-    ClientCredentials: new (fields: { client: unknown; scope?: string }) => ClientCredentialsToken;
+    ClientCredentials: new (fields: {
+      client: unknown;
+      scope?: string;
+    }) => ClientCredentialsToken;
   }
 
   export const errors: {
