@@ -29,14 +29,14 @@ export type ProxyOptions = {
   isPublicAddress?: (address: string) => boolean;
 };
 
-export type Proxy = {
+export type ConnectorProxy = {
   /** Proxies one request (CONTRACT.md §7). Never rejects: errors are written as ProblemDetails. */
   handle(req: IncomingMessage, res: ServerResponse, ctx: ProxyRequestContext): Promise<void>;
   tokens: TokenService;
   close(): Promise<void>;
 };
 
-export const createProxy = (options: ProxyOptions): Proxy => {
+export const createProxy = (options: ProxyOptions): ConnectorProxy => {
   const { database, secrets, log, metricsRegistry, allowPrivateNetworks, publicUrl } = options;
   const timeoutMs = options.fetchTimeoutMs ?? 30_000;
   const metrics = createProxyMetrics(metricsRegistry);

@@ -18,7 +18,7 @@
  * ServiceErrors, for the server's usual ProblemDetails mapping.
  */
 export type { AuthConfig, OAuthConfig } from './auth-config.ts';
-export { createProxy, type Proxy, type ProxyOptions } from './create-proxy.ts';
+export { type ConnectorProxy, createProxy, type ProxyOptions } from './create-proxy.ts';
 export { isPublicAddress } from './net/address-policy.ts';
 export type { ProxyRequestContext } from './proxy/handle-proxy-request.ts';
 export type { LoginContext, LogoutContext, RedirectContext } from './tokens/authorization-code.ts';

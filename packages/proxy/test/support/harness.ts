@@ -4,7 +4,7 @@ import type { Database, SecretBox } from '@platform/store';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { Agent, type Dispatcher, request } from 'undici';
-import { createProxy, type Proxy, type ProxyOptions } from '../../src/index.ts';
+import { type ConnectorProxy, createProxy, type ProxyOptions } from '../../src/index.ts';
 import { environmentId } from './database.ts';
 import { type Listening, listen } from './servers.ts';
 
@@ -21,7 +21,7 @@ export const captureLog = () => {
 };
 
 export type Harness = Listening & {
-  proxy: Proxy;
+  proxy: ConnectorProxy;
   lines: string[];
   registry: Registry;
   call(connectorId: string, options: CallOptions): Promise<CallResult>;
