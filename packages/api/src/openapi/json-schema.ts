@@ -15,7 +15,8 @@ export const createSchemaCollector = () => {
       for (const [key, inner] of Object.entries(value)) {
         if (key === '$ref' && typeof inner === 'string' && inner.startsWith('#/$defs/')) {
           out.$ref = `#/components/schemas/${inner.slice('#/$defs/'.length)}`;
-        } else if (key !== '$schema' && key !== '$defs' && key !== 'id') {
+        } else if (key !== '$schema' && key !== '$defs' && !(key === 'id' && typeof inner === 'string')) {
+          // zod's meta `id` (a string) names the component; a property called `id` is a schema object and stays.
           out[key] = rewrite(inner);
         }
       }
