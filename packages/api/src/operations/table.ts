@@ -1,4 +1,5 @@
 import { adminOperations } from './admin.ts';
+import { environmentOperations } from './environment.ts';
 
 /** Every operation the platform serves; drives REST, tRPC and OpenAPI alike. */
-export const operations = [...adminOperations] as const;
+export const operations = [...adminOperations, ...environmentOperations] as const;

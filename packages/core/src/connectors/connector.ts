@@ -90,3 +90,9 @@ export const SharedHeadersBody = z
   })
   .meta({ id: 'SharedHeadersBody' });
 export type SharedHeadersBody = z.infer<typeof SharedHeadersBody>;
+
+/** Answer of the shared-headers endpoints: the header names only, never a value. */
+export const SharedHeaderNames = z
+  .strictObject({ names: z.array(z.string()) })
+  .meta({ id: 'SharedHeaderNames' });
+export type SharedHeaderNames = z.infer<typeof SharedHeaderNames>;

@@ -1,0 +1,515 @@
+import {
+  AuthConfigurationSet,
+  AuthConfigurationSummary,
+  AuthKind,
+  AuthType,
+  AuthUsage,
+  authDataSchemas,
+  Connector,
+  ConnectorList,
+  CreateTemplateBody,
+  kindOfType,
+  Media,
+  MediaBody,
+  MediaSubjectType,
+  MediaSubjectTypes,
+  PatchConnectorBody,
+  PublishConnectorBody,
+  SharedHeaderNames,
+  SharedHeadersBody,
+  SubjectTypesUpdateBody,
+  TagBody,
+  TagRef,
+  Template,
+  TemplatePage,
+  TemplateTagsBody,
+  UpdateTemplateBody,
+  uuid,
+  VisionResponse,
+} from '@platform/core';
+import { z } from 'zod';
+import { deleteConnectorAuth } from '../services/connector-auth/delete.ts';
+import { listConnectorAuth } from '../services/connector-auth/list.ts';
+import { setConnectorAuth } from '../services/connector-auth/set.ts';
+import { deleteConnector } from '../services/connectors/delete.ts';
+import { getConnector } from '../services/connectors/get.ts';
+import { listConnectors } from '../services/connectors/list.ts';
+import { patchConnector } from '../services/connectors/patch.ts';
+import { publishConnector } from '../services/connectors/publish.ts';
+import { republishConnector } from '../services/connectors/republish.ts';
+import { createExternalMedia, createMedia } from '../services/media/create.ts';
+import { getExternalMediaSubjectType, getMediaSubjectType } from '../services/media/get-subject-type.ts';
+import {
+  updateExternalMediaSubjectTypes,
+  updateMediaSubjectTypes,
+} from '../services/media/update-subject-types.ts';
+import { getSharedHeaders } from '../services/shared-headers/get.ts';
+import { setSharedHeaders } from '../services/shared-headers/set.ts';
+import { createTag } from '../services/tags/create.ts';
+import { deleteTag } from '../services/tags/delete.ts';
+import { listTags } from '../services/tags/list.ts';
+import { renameTag } from '../services/tags/rename.ts';
+import { createTemplate } from '../services/templates/create.ts';
+import { deleteTemplate } from '../services/templates/delete.ts';
+import { getTemplate } from '../services/templates/get.ts';
+import { listTemplates } from '../services/templates/list.ts';
+import { setTemplateTags } from '../services/templates/set-tags.ts';
+import { updateTemplate } from '../services/templates/update.ts';
+import { getVision } from '../services/vision/get.ts';
+import { singleQueryValue } from './input.ts';
+import { defineOperation } from './operation.ts';
+
+/** The environment API of CONTRACT.md §7 (specification §4.3 names part of it). */
+const BASE = '/grafx/api/v1/environment/{environment}';
+
+const environment = z
+  .string()
+  .min(1)
+  .max(253)
+  .describe("The environment's technical name (case-insensitive) or its guid.");
+const environmentParams = z.object({ environment });
+const connectorParams = environmentParams.extend({ connectorId: uuid() });
+const templateParams = environmentParams.extend({ templateId: uuid() });
+const tagParams = environmentParams.extend({ tagId: uuid() });
+const mediaParams = environmentParams.extend({ mediaId: uuid() });
+const externalMediaParams = environmentParams.extend({ externalMediaId: uuid() });
+
+/**
+ * `{usage, name?, ...data}`: the data depends on `{kind}`, so the service validates the whole body at once and
+ * names every bad field; this schema only documents it, one variant per kind.
+ */
+const authBody = z.record(z.string(), z.unknown()).meta({
+  oneOf: AuthType.options.map((type) => {
+    const { $schema: _dialect, ...schema } = z.toJSONSchema(
+      authDataSchemas[type].extend({
+        usage: z.enum(AuthUsage.options),
+        name: z.string().min(1).max(200).optional(),
+      }),
+      { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' },
+    );
+    return { title: `${type} (kind ${kindOfType[type]})`, ...schema };
+  }),
+});
+
+const templateQuery = z.object({
+  search: singleQueryValue().max(200).optional().describe('Case-insensitive substring of the name.'),
+  tagId: uuid().optional().describe('Only templates carrying this tag.'),
+  limit: singleQueryValue()
+    .regex(/^[0-9]{1,3}$/, 'an integer from 1 to 100')
+    .transform(Number)
+    .pipe(z.int().min(1, 'an integer from 1 to 100').max(100, 'an integer from 1 to 100'))
+    .optional()
+    .describe('Page size, 1 to 100; default 25.'),
+  nextPageToken: singleQueryValue()
+    .max(2048)
+    .optional()
+    .describe('Opaque token from links.nextPage of the previous page.'),
+});
+
+const read = { access: 'platform:read', malformedParams: 404 } as const;
+const write = { access: 'platform:write', malformedParams: 404 } as const;
+
+export const environmentOperations = [
+  defineOperation({
+    id: 'connectors.list',
+    method: 'GET',
+    path: `${BASE}/connectors`,
+    summary: "The environment's connectors, by name",
+    tag: 'Connectors',
+    ...read,
+    params: environmentParams,
+    response: ConnectorList,
+    status: 200,
+    errors: [404],
+    service: listConnectors,
+  }),
+  defineOperation({
+    id: 'connectors.listExperimental',
+    method: 'GET',
+    path: '/grafx/api/experimental/environment/{environment}/connectors',
+    summary: 'The same connector list at the experimental path of the specification (§4.3)',
+    tag: 'Connectors',
+    ...read,
+    params: environmentParams,
+    response: ConnectorList,
+    status: 200,
+    errors: [404],
+    service: listConnectors,
+  }),
+  defineOperation({
+    id: 'connectors.publish',
+    method: 'POST',
+    path: `${BASE}/connectors`,
+    summary: 'Publish a connector (enabled, without authorization)',
+    tag: 'Connectors',
+    ...write,
+    params: environmentParams,
+    body: PublishConnectorBody,
+    response: Connector,
+    status: 201,
+    errors: [400, 404],
+    service: publishConnector,
+  }),
+  defineOperation({
+    id: 'connectors.get',
+    method: 'GET',
+    path: `${BASE}/connectors/{connectorId}`,
+    summary: 'One connector',
+    tag: 'Connectors',
+    ...read,
+    params: connectorParams,
+    response: Connector,
+    status: 200,
+    errors: [404],
+    service: getConnector,
+  }),
+  defineOperation({
+    id: 'connectors.republish',
+    method: 'PUT',
+    path: `${BASE}/connectors/{connectorId}`,
+    summary:
+      'Publish a new version of a connector; 409 when it drops a type an authorization of the connector uses',
+    tag: 'Connectors',
+    ...write,
+    params: connectorParams,
+    body: PublishConnectorBody,
+    response: Connector,
+    status: 200,
+    errors: [400, 404, 409],
+    service: republishConnector,
+  }),
+  defineOperation({
+    id: 'connectors.patch',
+    method: 'PATCH',
+    path: `${BASE}/connectors/{connectorId}`,
+    summary: 'Enable, disable, rename a connector or mark it default',
+    tag: 'Connectors',
+    ...write,
+    params: connectorParams,
+    body: PatchConnectorBody,
+    response: Connector,
+    status: 200,
+    errors: [400, 404],
+    service: patchConnector,
+  }),
+  defineOperation({
+    id: 'connectors.delete',
+    method: 'DELETE',
+    path: `${BASE}/connectors/{connectorId}`,
+    summary: 'Delete a connector with its authorizations, shared headers and every cached token',
+    tag: 'Connectors',
+    ...write,
+    params: connectorParams,
+    status: 204,
+    errors: [404],
+    service: deleteConnector,
+  }),
+  defineOperation({
+    id: 'connectorAuth.set',
+    method: 'PUT',
+    path: `${BASE}/connectors/{connectorId}/auth/{kind}`,
+    summary: 'Set or replace the authorization of one usage; secrets are encrypted and never returned',
+    tag: 'Connector authorization',
+    ...write,
+    params: connectorParams.extend({ kind: AuthKind }),
+    body: authBody,
+    bodyDescription:
+      '`usage` (browser or server), optional `name`, and the fields of the type named by `{kind}` (specification §5.3).',
+    response: AuthConfigurationSet,
+    status: 200,
+    errors: [400, 404],
+    service: setConnectorAuth,
+  }),
+  defineOperation({
+    id: 'connectorAuth.list',
+    method: 'GET',
+    path: `${BASE}/connectors/{connectorId}/auth`,
+    summary: 'What each usage of a connector is set to (never a secret)',
+    tag: 'Connector authorization',
+    ...read,
+    params: connectorParams,
+    response: z.array(AuthConfigurationSummary),
+    status: 200,
+    errors: [404],
+    service: listConnectorAuth,
+  }),
+  defineOperation({
+    id: 'connectorAuth.delete',
+    method: 'DELETE',
+    path: `${BASE}/connectors/{connectorId}/auth`,
+    summary: "Remove one usage's authorization and its cached tokens; 204 also when none was set",
+    tag: 'Connector authorization',
+    ...write,
+    params: connectorParams,
+    query: z.object({
+      authUsage: z
+        .enum(AuthUsage.options, { error: 'required: browser or server' })
+        .describe('Required: browser or server.'),
+    }),
+    status: 204,
+    errors: [400, 404],
+    service: deleteConnectorAuth,
+  }),
+  defineOperation({
+    id: 'sharedHeaders.set',
+    method: 'PUT',
+    path: `${BASE}/connectors/{connectorId}/shared-headers`,
+    summary: "Replace the connector's shared header values ({} removes them); answers the names only",
+    tag: 'Connector authorization',
+    ...write,
+    params: connectorParams,
+    body: SharedHeadersBody,
+    response: SharedHeaderNames,
+    status: 200,
+    errors: [400, 404],
+    service: setSharedHeaders,
+  }),
+  defineOperation({
+    id: 'sharedHeaders.get',
+    method: 'GET',
+    path: `${BASE}/connectors/{connectorId}/shared-headers`,
+    summary: "The names of the connector's shared headers (never the values)",
+    tag: 'Connector authorization',
+    ...read,
+    params: connectorParams,
+    response: SharedHeaderNames,
+    status: 200,
+    errors: [404],
+    service: getSharedHeaders,
+  }),
+  defineOperation({
+    id: 'templates.list',
+    method: 'GET',
+    path: `${BASE}/templates`,
+    summary: 'Templates by name, a page at a time; search by name, filter by tag',
+    tag: 'Templates',
+    ...read,
+    params: environmentParams,
+    query: templateQuery,
+    response: TemplatePage,
+    status: 200,
+    errors: [400, 404],
+    service: listTemplates,
+  }),
+  defineOperation({
+    id: 'templates.create',
+    method: 'POST',
+    path: `${BASE}/templates`,
+    summary: 'Create a template',
+    tag: 'Templates',
+    ...write,
+    params: environmentParams,
+    body: CreateTemplateBody,
+    response: Template,
+    status: 201,
+    errors: [400, 404],
+    service: createTemplate,
+  }),
+  defineOperation({
+    id: 'templates.get',
+    method: 'GET',
+    path: `${BASE}/templates/{templateId}`,
+    summary: 'One template',
+    tag: 'Templates',
+    ...read,
+    params: templateParams,
+    response: Template,
+    status: 200,
+    errors: [404],
+    service: getTemplate,
+  }),
+  defineOperation({
+    id: 'templates.update',
+    method: 'PUT',
+    path: `${BASE}/templates/{templateId}`,
+    summary: 'Rename a template or replace its content (LastModifiedContentUtc moves only with the content)',
+    tag: 'Templates',
+    ...write,
+    params: templateParams,
+    body: UpdateTemplateBody,
+    response: Template,
+    status: 200,
+    errors: [400, 404],
+    service: updateTemplate,
+  }),
+  defineOperation({
+    id: 'templates.delete',
+    method: 'DELETE',
+    path: `${BASE}/templates/{templateId}`,
+    summary: 'Delete a template',
+    tag: 'Templates',
+    ...write,
+    params: templateParams,
+    status: 204,
+    errors: [404],
+    service: deleteTemplate,
+  }),
+  defineOperation({
+    id: 'templates.setTags',
+    method: 'PUT',
+    path: `${BASE}/templates/{templateId}/tags`,
+    summary: "Replace a template's tags; an unknown tag id is a 400 naming it",
+    tag: 'Templates',
+    ...write,
+    params: templateParams,
+    body: TemplateTagsBody,
+    response: Template,
+    status: 200,
+    errors: [400, 404],
+    service: setTemplateTags,
+  }),
+  defineOperation({
+    id: 'tags.list',
+    method: 'GET',
+    path: `${BASE}/tags`,
+    summary: "The environment's tags, by name",
+    tag: 'Tags',
+    ...read,
+    params: environmentParams,
+    response: z.strictObject({ data: z.array(TagRef) }).meta({ id: 'TagList' }),
+    status: 200,
+    errors: [404],
+    service: listTags,
+  }),
+  defineOperation({
+    id: 'tags.create',
+    method: 'POST',
+    path: `${BASE}/tags`,
+    summary: 'Create a tag; names are unique per environment, ignoring case (409)',
+    tag: 'Tags',
+    ...write,
+    params: environmentParams,
+    body: TagBody,
+    response: TagRef,
+    status: 201,
+    errors: [400, 404, 409],
+    service: createTag,
+  }),
+  defineOperation({
+    id: 'tags.rename',
+    method: 'PUT',
+    path: `${BASE}/tags/{tagId}`,
+    summary: 'Rename a tag (409 when another tag has the name)',
+    tag: 'Tags',
+    ...write,
+    params: tagParams,
+    body: TagBody,
+    response: TagRef,
+    status: 200,
+    errors: [400, 404, 409],
+    service: renameTag,
+  }),
+  defineOperation({
+    id: 'tags.delete',
+    method: 'DELETE',
+    path: `${BASE}/tags/{tagId}`,
+    summary: 'Delete a tag and remove it from every template',
+    tag: 'Tags',
+    ...write,
+    params: tagParams,
+    status: 204,
+    errors: [404],
+    service: deleteTag,
+  }),
+  defineOperation({
+    id: 'vision.get',
+    method: 'GET',
+    path: `${BASE}/vision`,
+    summary: "The environment's vision subject types (a standard set to start with)",
+    tag: 'Vision',
+    ...read,
+    params: environmentParams,
+    query: z.object({
+      expand: z
+        .enum(['allSubjectTypes'], { error: 'the only expansion is allSubjectTypes' })
+        .optional()
+        .describe('allSubjectTypes (the default and only expansion).'),
+    }),
+    response: VisionResponse,
+    status: 200,
+    errors: [400, 404],
+    service: getVision,
+  }),
+  defineOperation({
+    id: 'media.create',
+    method: 'POST',
+    path: `${BASE}/media`,
+    summary: 'Register a media asset',
+    tag: 'Vision',
+    ...write,
+    params: environmentParams,
+    body: MediaBody,
+    response: Media,
+    status: 201,
+    errors: [400, 404],
+    service: createMedia,
+  }),
+  defineOperation({
+    id: 'media.getSubjectType',
+    method: 'GET',
+    path: `${BASE}/media/{mediaId}/vision/subject-types/{subjectTypeId}`,
+    summary: 'Whether a media asset has one subject type',
+    tag: 'Vision',
+    ...read,
+    params: mediaParams.extend({ subjectTypeId: uuid() }),
+    response: MediaSubjectType,
+    status: 200,
+    errors: [404],
+    service: getMediaSubjectType,
+  }),
+  defineOperation({
+    id: 'media.updateSubjectTypes',
+    method: 'PATCH',
+    path: `${BASE}/media/{mediaId}`,
+    summary: 'Set subject types of a media asset, one or many at once',
+    tag: 'Vision',
+    ...write,
+    params: mediaParams,
+    body: SubjectTypesUpdateBody,
+    response: MediaSubjectTypes,
+    status: 200,
+    errors: [400, 404],
+    service: updateMediaSubjectTypes,
+  }),
+  defineOperation({
+    id: 'externalMedia.create',
+    method: 'POST',
+    path: `${BASE}/external-media`,
+    summary: 'Register an external media asset (an addition: the specification names no way to create one)',
+    tag: 'Vision',
+    ...write,
+    params: environmentParams,
+    body: MediaBody,
+    response: Media,
+    status: 201,
+    errors: [400, 404],
+    service: createExternalMedia,
+  }),
+  defineOperation({
+    id: 'externalMedia.getSubjectType',
+    method: 'GET',
+    path: `${BASE}/external-media/{externalMediaId}/vision/subject-types/{subjectTypeId}`,
+    summary: 'Whether an external media asset has one subject type',
+    tag: 'Vision',
+    ...read,
+    params: externalMediaParams.extend({ subjectTypeId: uuid() }),
+    response: MediaSubjectType,
+    status: 200,
+    errors: [404],
+    service: getExternalMediaSubjectType,
+  }),
+  defineOperation({
+    id: 'externalMedia.updateSubjectTypes',
+    method: 'PUT',
+    path: `${BASE}/external-media/{externalMediaId}/vision`,
+    summary: 'Set subject types of an external media asset, one or many at once',
+    tag: 'Vision',
+    ...write,
+    params: externalMediaParams,
+    body: SubjectTypesUpdateBody,
+    response: MediaSubjectTypes,
+    status: 200,
+    errors: [400, 404],
+    service: updateExternalMediaSubjectTypes,
+  }),
+] as const;

@@ -1,0 +1,28 @@
+import { deleteConnectorAuth as deleteConnectorAuthRow } from '@platform/store';
+import { loadConnector } from '../connectors/load.ts';
+import type { Service } from '../context.ts';
+import { writeEnvironment } from '../environment-access.ts';
+import type { DeleteConnectorAuthInput } from './schemas.ts';
+
+/**
+ * `DELETE .../connectors/{connectorId}/auth?authUsage=` → 204, also when the usage had no authorization
+ * (idempotent, as core's `deleteAuth`): the outcome the caller wants holds either way. Drops the usage's cached
+ * tokens; audited when something was removed.
+ */
+export const deleteConnectorAuth: Service<DeleteConnectorAuthInput, void> = async (ctx, input) => {
+  const { environment } = await writeEnvironment(ctx, input.environment);
+  const connector = await loadConnector(ctx, environment.id, input.connectorId);
+  const removed = await deleteConnectorAuthRow(ctx.database.db, {
+    environmentId: environment.id,
+    connectorId: connector.id,
+    usage: input.authUsage,
+    actor: ctx.caller.userId,
+    now: ctx.now,
+  });
+  if (removed) {
+    ctx.log.info(
+      { environmentId: environment.guid, connectorId: connector.id, usage: input.authUsage, type: removed },
+      'connector authorization deleted',
+    );
+  }
+};

@@ -1,0 +1,38 @@
+import { randomUUID } from 'node:crypto';
+import { type AuthConfigurationSet, type AuthType, splitSecrets, typeOfKind } from '@platform/core';
+import { setConnectorAuth as storeConnectorAuth } from '@platform/store';
+import { loadConnector } from '../connectors/load.ts';
+import type { Service } from '../context.ts';
+import { writeEnvironment } from '../environment-access.ts';
+import { parseAuthBody } from './parse-body.ts';
+import type { SetConnectorAuthInput } from './schemas.ts';
+
+/**
+ * `PUT .../connectors/{connectorId}/auth/{kind}`: sets or replaces the authorization of one usage. The secret
+ * fields are sealed before they reach the store and are never logged or answered; the rest is kept in clear so
+ * listings and the proxy need no decryption to tell what is configured.
+ */
+export const setConnectorAuth: Service<SetConnectorAuthInput, AuthConfigurationSet> = async (ctx, input) => {
+  const { environment } = await writeEnvironment(ctx, input.environment);
+  const connector = await loadConnector(ctx, environment.id, input.connectorId);
+  const type = typeOfKind[input.kind];
+  const { usage, name, data } = parseAuthBody(type, input.body, connector.supportedAuth as AuthType[]);
+  const { publicData, secretData } = splitSecrets(type, data);
+  const row = await storeConnectorAuth(ctx.database.db, {
+    id: randomUUID(),
+    environmentId: environment.id,
+    connectorId: connector.id,
+    usage,
+    type,
+    name: name ?? `${type} (${usage})`,
+    publicData,
+    secretData: ctx.secrets.seal(JSON.stringify(secretData)),
+    actor: ctx.caller.userId,
+    now: ctx.now,
+  });
+  ctx.log.info(
+    { environmentId: environment.guid, connectorId: connector.id, usage, type, revision: row.revision },
+    'connector authorization set',
+  );
+  return { id: row.id, name: row.name, type, usage };
+};

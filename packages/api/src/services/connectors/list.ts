@@ -1,0 +1,12 @@
+import type { Connector } from '@platform/core';
+import { listConnectors as listConnectorRows } from '@platform/store';
+import type { Service } from '../context.ts';
+import { readEnvironment } from '../environment-access.ts';
+import { type EnvironmentInput, toConnector } from './schemas.ts';
+
+/** `GET .../connectors` (also at the experimental path of specification §4.3): the environment's connectors by name. */
+export const listConnectors: Service<EnvironmentInput, { data: Connector[] }> = async (ctx, input) => {
+  const { environment } = await readEnvironment(ctx, input.environment);
+  const rows = await listConnectorRows(ctx.database.db, environment.id);
+  return { data: rows.map(toConnector) };
+};

@@ -1,0 +1,19 @@
+import { randomUUID } from 'node:crypto';
+import type { Connector } from '@platform/core';
+import { insertConnector } from '@platform/store';
+import type { Service } from '../context.ts';
+import { writeEnvironment } from '../environment-access.ts';
+import { type PublishConnectorInput, toConnector, toDefinition } from './schemas.ts';
+
+/** `POST .../connectors`: publishes a new connector, enabled, without authorization (specification §3 rule 1). */
+export const publishConnector: Service<PublishConnectorInput, Connector> = async (ctx, input) => {
+  const { environment } = await writeEnvironment(ctx, input.environment);
+  const row = await insertConnector(ctx.database.db, {
+    ...toDefinition(input.body),
+    id: randomUUID(),
+    environmentId: environment.id,
+    now: ctx.now,
+  });
+  ctx.log.info({ environmentId: environment.guid, connectorId: row.id }, 'connector published');
+  return toConnector(row);
+};

@@ -1,0 +1,32 @@
+import { type AuthType, ConflictError, type Connector } from '@platform/core';
+import { connectorAuthTypes, updateConnector } from '@platform/store';
+import type { Service } from '../context.ts';
+import { writeEnvironment } from '../environment-access.ts';
+import { connectorNotFound, loadConnector } from './load.ts';
+import { type RepublishConnectorInput, toConnector, toDefinition } from './schemas.ts';
+
+/**
+ * `PUT .../connectors/{connectorId}`: publishes a new version over the old one; `enabled`, `default` and the
+ * authorizations stay. A version that drops a type an authorization uses is refused (409) rather than leaving a
+ * configuration the connector no longer supports: delete that authorization first.
+ */
+export const republishConnector: Service<RepublishConnectorInput, Connector> = async (ctx, input) => {
+  const { environment } = await writeEnvironment(ctx, input.environment);
+  const current = await loadConnector(ctx, environment.id, input.connectorId);
+  const definition = toDefinition(input.body);
+  const configured = await connectorAuthTypes(ctx.database.db, current.id);
+  const dropped = configured.filter((auth) => !definition.supportedAuth.includes(auth.type as AuthType));
+  if (dropped.length > 0) {
+    const which = dropped.map((auth) => `${auth.usage} (${auth.type})`).join(', ');
+    throw new ConflictError(
+      `The new version's supportedAuth no longer lists the type of the ${which} authorization; add the type back or delete that authorization first.`,
+    );
+  }
+  const row = await updateConnector(ctx.database.db, environment.id, current.id, {
+    ...definition,
+    now: ctx.now,
+  });
+  if (!row) throw connectorNotFound(input.connectorId);
+  ctx.log.info({ environmentId: environment.guid, connectorId: row.id }, 'connector republished');
+  return toConnector(row);
+};

@@ -1,0 +1,49 @@
+import {
+  type Access,
+  canSeeEnvironment,
+  canWriteEnvironment,
+  ForbiddenError,
+  NotFoundError,
+} from '@platform/core';
+import { type EnvironmentRow, findEnvironmentByReference, findMembership } from '@platform/store';
+import { isOperator, type ServiceContext } from './context.ts';
+
+/**
+ * Access to the environment API (CONTRACT.md §3, §7): `{environment}` is a guid or a technical name. An
+ * environment that is unknown or that the caller cannot see answers 404 (the caller must not learn it exists);
+ * writes need EnvironmentAdmin on it or SubscriptionOwner/SubscriptionAdmin (operators may), else 403.
+ */
+export type EnvironmentScope = {
+  readonly environment: EnvironmentRow;
+  readonly access: Access;
+};
+
+const notFound = (reference: string) =>
+  new NotFoundError(`Environment '${reference}' was not found for the authenticated user.`);
+
+/** The environment named by the path if the caller may see it; else 404. */
+export const readEnvironment = async (ctx: ServiceContext, reference: string): Promise<EnvironmentScope> => {
+  const { db } = ctx.database;
+  const environment = await findEnvironmentByReference(db, reference);
+  if (!environment) throw notFound(reference);
+  const membership = await findMembership(db, environment.subscriptionId, ctx.caller.userId);
+  const access: Access = {
+    membership: membership
+      ? { subscriptionRoles: membership.subscriptionRoles, environmentRoles: membership.environmentRoles }
+      : null,
+    isOperator: isOperator(ctx.caller),
+  };
+  if (!canSeeEnvironment(access, environment.guid)) throw notFound(reference);
+  return { environment, access };
+};
+
+/** As `readEnvironment`, and the caller must be allowed to change the environment's content, else 403. */
+export const writeEnvironment = async (ctx: ServiceContext, reference: string): Promise<EnvironmentScope> => {
+  const scope = await readEnvironment(ctx, reference);
+  if (!canWriteEnvironment(scope.access, scope.environment.guid)) {
+    throw new ForbiddenError(
+      'Changing connectors, templates, tags and media of this environment needs the EnvironmentAdmin role on it, or SubscriptionOwner or SubscriptionAdmin.',
+    );
+  }
+  return scope;
+};

@@ -1,0 +1,26 @@
+import { randomUUID } from 'node:crypto';
+import { insertMedia } from '@platform/store';
+import type { Service } from '../context.ts';
+import { writeEnvironment } from '../environment-access.ts';
+import type { CreateMediaInput, MediaKind } from './schemas.ts';
+
+/**
+ * `POST .../media` and `POST .../external-media` `{name}` → 201 `{id, name}`: registers an asset so its
+ * subject types can be read and set (the assets themselves live in the platform's media store).
+ */
+const createMediaOf =
+  (kind: MediaKind): Service<CreateMediaInput, { id: string; name: string }> =>
+  async (ctx, input) => {
+    const { environment } = await writeEnvironment(ctx, input.environment);
+    const row = await insertMedia(ctx.database.db, {
+      id: randomUUID(),
+      environmentId: environment.id,
+      external: kind.external,
+      name: input.body.name,
+      createdAt: ctx.now,
+    });
+    return { id: row.id, name: row.name };
+  };
+
+export const createMedia = createMediaOf({ external: false });
+export const createExternalMedia = createMediaOf({ external: true });

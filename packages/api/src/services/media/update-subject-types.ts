@@ -1,0 +1,86 @@
+import { type FieldErrors, ValidationError } from '@platform/core';
+import { listSubjectTypes, mediaSubjectTypeStates, setMediaSubjectTypes } from '@platform/store';
+import type { Service, ServiceContext } from '../context.ts';
+import { writeEnvironment } from '../environment-access.ts';
+import { loadMedia } from './load.ts';
+import {
+  type MediaKind,
+  type MediaSubjectTypesView,
+  mediaIdOf,
+  type UpdateMediaSubjectTypesInput,
+} from './schemas.ts';
+
+/** Every subject type of the environment with the asset's assignment (false where never set). */
+const subjectTypesOf = async (
+  ctx: ServiceContext,
+  environmentId: number,
+  mediaId: string,
+): Promise<MediaSubjectTypesView> => {
+  const all = await listSubjectTypes(ctx.database.db, environmentId);
+  const states = new Map(
+    (await mediaSubjectTypeStates(ctx.database.db, mediaId)).map((s) => [s.subjectTypeId, s]),
+  );
+  return {
+    id: mediaId,
+    subjectTypes: all.map(({ id, name }) => {
+      const state = states.get(id);
+      return {
+        subjectTypeId: id,
+        name,
+        assigned: state?.assigned ?? false,
+        updatedAt: state?.updatedAt.toISOString() ?? null,
+      };
+    }),
+  };
+};
+
+/**
+ * `PATCH .../media/{mediaId}` and `PUT .../external-media/{externalMediaId}/vision` `{subjectTypes: [{id, assigned}]}`:
+ * sets one or many assignments at once and answers all of the asset's subject types. An unknown or repeated id →
+ * 400 naming it (`subjectTypes[i].id`), and nothing is changed.
+ */
+const updateSubjectTypesOf =
+  (kind: MediaKind): Service<UpdateMediaSubjectTypesInput, MediaSubjectTypesView> =>
+  async (ctx, input) => {
+    const { environment } = await writeEnvironment(ctx, input.environment);
+    const asset = await loadMedia(ctx, environment.id, mediaIdOf(input), kind);
+    const changes = input.body.subjectTypes.map((s) => ({
+      subjectTypeId: s.id.toLowerCase(),
+      assigned: s.assigned,
+    }));
+    const errors: FieldErrors = {};
+    const first = new Map<string, number>();
+    changes.forEach(({ subjectTypeId }, i) => {
+      const earlier = first.get(subjectTypeId);
+      if (earlier === undefined) first.set(subjectTypeId, i);
+      else
+        errors[`subjectTypes[${i}].id`] = [
+          `repeats subjectTypes[${earlier}].id; give each subject type once`,
+        ];
+    });
+    if (Object.keys(errors).length === 0) {
+      // Seeds the standard set first, so an environment that has none can be given them in this same call.
+      await listSubjectTypes(ctx.database.db, environment.id);
+      const { unknown } = await setMediaSubjectTypes(
+        ctx.database.db,
+        { environmentId: environment.id, mediaId: asset.id },
+        changes,
+        ctx.now,
+      );
+      changes.forEach(({ subjectTypeId }, i) => {
+        if (unknown.includes(subjectTypeId)) {
+          errors[`subjectTypes[${i}].id`] = [`no subject type ${subjectTypeId} in this environment`];
+        }
+      });
+    }
+    if (Object.keys(errors).length > 0) {
+      throw new ValidationError(
+        `Check ${Object.keys(errors).join(', ')} (GET .../vision?expand=allSubjectTypes lists the subject types); nothing was changed.`,
+        errors,
+      );
+    }
+    return subjectTypesOf(ctx, environment.id, asset.id);
+  };
+
+export const updateMediaSubjectTypes = updateSubjectTypesOf({ external: false });
+export const updateExternalMediaSubjectTypes = updateSubjectTypesOf({ external: true });

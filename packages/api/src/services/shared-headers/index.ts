@@ -1,0 +1,3 @@
+export { getSharedHeaders } from './get.ts';
+export type * from './schemas.ts';
+export { setSharedHeaders } from './set.ts';

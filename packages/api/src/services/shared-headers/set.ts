@@ -1,0 +1,39 @@
+import { ValidationError } from '@platform/core';
+import { replaceSharedHeaders } from '@platform/store';
+import { loadConnector } from '../connectors/load.ts';
+import type { Service } from '../context.ts';
+import { writeEnvironment } from '../environment-access.ts';
+import type { SetSharedHeadersInput, SharedHeaderNames } from './schemas.ts';
+
+/**
+ * `PUT .../connectors/{connectorId}/shared-headers` `{headers: {name: value}}`: replaces the connector-level
+ * header values (specification §5.2 rule 10); `{}` removes them. The values are treated as secrets: sealed at
+ * rest, and the answer names the headers only.
+ */
+export const setSharedHeaders: Service<SetSharedHeadersInput, SharedHeaderNames> = async (ctx, input) => {
+  const { environment } = await writeEnvironment(ctx, input.environment);
+  const connector = await loadConnector(ctx, environment.id, input.connectorId);
+  const headers = input.body.headers;
+  const seen = new Map<string, string>();
+  for (const name of Object.keys(headers)) {
+    const other = seen.get(name.toLowerCase());
+    if (other !== undefined) {
+      throw new ValidationError(
+        `Header names are case-insensitive: '${other}' and '${name}' name the same header; keep one.`,
+        { [`headers.${name}`]: [`the same header as '${other}'`] },
+      );
+    }
+    seen.set(name.toLowerCase(), name);
+  }
+  const names = Object.keys(headers).sort();
+  await replaceSharedHeaders(
+    ctx.database.db,
+    { environmentId: environment.id, connectorId: connector.id, actor: ctx.caller.userId, now: ctx.now },
+    names.length === 0 ? undefined : ctx.secrets.seal(JSON.stringify(headers)),
+  );
+  ctx.log.info(
+    { environmentId: environment.guid, connectorId: connector.id, headers: names.length },
+    'connector shared headers set',
+  );
+  return { names };
+};

@@ -1,0 +1,19 @@
+import type { TagRef } from '@platform/core';
+import { renameTag as renameTagRow } from '@platform/store';
+import type { Service } from '../context.ts';
+import { writeEnvironment } from '../environment-access.ts';
+import { loadTag, tagNotFound } from './load.ts';
+import { type RenameTagInput, toTag } from './schemas.ts';
+import { withUniqueTagName } from './unique-name.ts';
+
+/** `PUT .../tags/{tagId}` `{name}`: renames; changing only the case of its own name is allowed; another tag's → 409. */
+export const renameTag: Service<RenameTagInput, TagRef> = async (ctx, input) => {
+  const { environment } = await writeEnvironment(ctx, input.environment);
+  const tag = await loadTag(ctx, environment.id, input.tagId);
+  const { name } = input.body;
+  const row = await withUniqueTagName(ctx, environment.id, name, tag.id, () =>
+    renameTagRow(ctx.database.db, environment.id, tag.id, name),
+  );
+  if (!row) throw tagNotFound(input.tagId);
+  return toTag(row);
+};

@@ -1,0 +1,20 @@
+import { randomUUID } from 'node:crypto';
+import type { Template } from '@platform/core';
+import { insertTemplate } from '@platform/store';
+import type { Service } from '../context.ts';
+import { writeEnvironment } from '../environment-access.ts';
+import { type CreateTemplateInput, toTemplate } from './schemas.ts';
+
+/** `POST .../templates` `{name, content?}` → 201: created and content-modified at the same instant, no tags. */
+export const createTemplate: Service<CreateTemplateInput, Template> = async (ctx, input) => {
+  const { environment } = await writeEnvironment(ctx, input.environment);
+  const row = await insertTemplate(ctx.database.db, {
+    id: randomUUID(),
+    environmentId: environment.id,
+    name: input.body.name,
+    content: input.body.content ?? '',
+    createdAt: ctx.now,
+    contentModifiedAt: ctx.now,
+  });
+  return toTemplate(row, []);
+};

@@ -1,0 +1,25 @@
+import type { Template } from '@platform/core';
+import type { TemplateRow } from '@platform/store';
+import type { EnvironmentInput } from '../connectors/schemas.ts';
+
+export type ListTemplatesInput = EnvironmentInput & {
+  search?: string | undefined;
+  tagId?: string | undefined;
+  limit?: number | undefined;
+  nextPageToken?: string | undefined;
+};
+export type TemplateInput = EnvironmentInput & { templateId: string };
+export type CreateTemplateInput = EnvironmentInput & { body: { name: string; content?: string | undefined } };
+export type UpdateTemplateInput = TemplateInput & {
+  body: { name?: string | undefined; content?: string | undefined };
+};
+export type SetTemplateTagsInput = TemplateInput & { body: { tagIds: string[] } };
+
+/** The Template record of CONTRACT.md §7 (the content itself is not part of it). */
+export const toTemplate = (row: TemplateRow, tags: { id: string; name: string }[]): Template => ({
+  id: row.id,
+  name: row.name,
+  tags,
+  DateCreated: row.createdAt.toISOString(),
+  LastModifiedContentUtc: row.contentModifiedAt.toISOString(),
+});

@@ -1,0 +1,1 @@
+export { type GetVisionInput, getVision, type Vision } from './get.ts';

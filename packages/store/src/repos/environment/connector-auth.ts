@@ -1,0 +1,110 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { queryRows } from '../../query-rows.ts';
+import { connectorAuth, connectorTokens } from '../../schema/environment-api.ts';
+import type { Db } from '../../types.ts';
+import { writeAuthAudit } from './auth-audit.ts';
+
+export type ConnectorAuthRow = typeof connectorAuth.$inferSelect;
+
+export type ConnectorAuthWrite = {
+  id: string;
+  environmentId: number;
+  connectorId: string;
+  usage: string;
+  type: string;
+  name: string;
+  /** The type's data without its secret fields. */
+  publicData: Record<string, unknown>;
+  /** The secret fields as JSON, already sealed by the SecretBox: this module never sees a secret in clear. */
+  secretData: string;
+  actor: string;
+  now: Date;
+};
+
+/**
+ * Sets (or replaces: specification §3 rules 2 and 3) the authorization of one usage, in one transaction: a new
+ * revision from `connector_auth_revision`, so nothing derived from the earlier configuration matches again; the
+ * usage's cached tokens are dropped; an audit entry is written.
+ */
+export const setConnectorAuth = (db: Db, write: ConnectorAuthWrite): Promise<ConnectorAuthRow> =>
+  db.transaction(async (tx) => {
+    const [next] = await queryRows<{ revision: string | number }>(
+      tx,
+      sql`select nextval('connector_auth_revision') as revision`,
+    );
+    const revision = Number(next?.revision);
+    await tx
+      .delete(connectorAuth)
+      .where(and(eq(connectorAuth.connectorId, write.connectorId), eq(connectorAuth.usage, write.usage)));
+    await tx
+      .delete(connectorTokens)
+      .where(and(eq(connectorTokens.connectorId, write.connectorId), eq(connectorTokens.usage, write.usage)));
+    const [row] = await tx
+      .insert(connectorAuth)
+      .values({
+        id: write.id,
+        connectorId: write.connectorId,
+        usage: write.usage,
+        type: write.type,
+        name: write.name,
+        revision,
+        publicData: write.publicData,
+        secretData: write.secretData,
+        updatedAt: write.now,
+      })
+      .returning();
+    await writeAuthAudit(tx, {
+      at: write.now,
+      actor: write.actor,
+      environmentId: write.environmentId,
+      connectorId: write.connectorId,
+      action: 'auth.set',
+      usage: write.usage,
+      type: write.type,
+    });
+    return row!;
+  });
+
+/** Usage, type, name and time of each authorization of a connector: the columns that never hold a secret. */
+export const listConnectorAuth = (db: Db, connectorId: string) =>
+  db
+    .select({
+      usage: connectorAuth.usage,
+      type: connectorAuth.type,
+      name: connectorAuth.name,
+      updatedAt: connectorAuth.updatedAt,
+    })
+    .from(connectorAuth)
+    .where(eq(connectorAuth.connectorId, connectorId))
+    .orderBy(connectorAuth.usage);
+
+/**
+ * Removes the authorization of one usage with its cached tokens, and audits it, in one transaction.
+ * Returns the type removed, or undefined when the usage had none (nothing is written then).
+ */
+export const deleteConnectorAuth = (
+  db: Db,
+  target: { environmentId: number; connectorId: string; usage: string; actor: string; now: Date },
+): Promise<string | undefined> =>
+  db.transaction(async (tx) => {
+    const [removed] = await tx
+      .delete(connectorAuth)
+      .where(and(eq(connectorAuth.connectorId, target.connectorId), eq(connectorAuth.usage, target.usage)))
+      .returning({ type: connectorAuth.type });
+    await tx
+      .delete(connectorTokens)
+      .where(
+        and(eq(connectorTokens.connectorId, target.connectorId), eq(connectorTokens.usage, target.usage)),
+      );
+    if (!removed) return undefined;
+    await writeAuthAudit(tx, {
+      at: target.now,
+      actor: target.actor,
+      environmentId: target.environmentId,
+      connectorId: target.connectorId,
+      action: 'auth.deleted',
+      usage: target.usage,
+      type: removed.type,
+    });
+    return removed.type;
+  });
