@@ -1,9 +1,14 @@
+export { DEMO_OWNER_ID, demoDataFile } from './demo/demo-data-file.ts';
+export { seedDemoData } from './demo/seed-demo-data.ts';
+export { type ImportOptions, type ImportSummary, importDataFile } from './import/import-data-file.ts';
 export { migrate, migrationsFolder } from './migrate.ts';
 export { type OpenDatabaseOptions, openDatabase } from './open-database.ts';
 export { queryRows } from './query-rows.ts';
+export { ingestRenderEvents, type RenderEventInput } from './renders/ingest-render-events.ts';
 export * from './repos/admin/index.ts';
 export * from './repos/environment/index.ts';
 export * as schema from './schema/index.ts';
 export { createSecretBox, SecretOpenError, secretKeyId } from './secret-box.ts';
 export { loadOrCreateSecretsKey } from './secrets-key.ts';
+export { STANDARD_SUBJECT_TYPES } from './subject-types.ts';
 export type { Database, Db, SecretBox } from './types.ts';

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -26,6 +27,34 @@ export type TestDatabase = Database & {
   readonly dataDir: string;
   /** The PostgreSQL URL of this database; undefined on PGlite. */
   readonly databaseUrl: string | undefined;
+  /** Closes this handle but keeps the database, so another process can open it (PGlite allows one at a time). */
+  detach(): Promise<void>;
+};
+
+/** Wraps a handle so that `detach()` closes it once and `close()` closes it (if still open) and cleans up. */
+const testDatabase = (
+  database: Database,
+  dataDir: string,
+  databaseUrl: string | undefined,
+  cleanup: () => Promise<void>,
+): TestDatabase => {
+  let open = true;
+  const detach = async () => {
+    if (open) {
+      open = false;
+      await database.close();
+    }
+  };
+  return {
+    ...database,
+    dataDir,
+    databaseUrl,
+    detach,
+    async close() {
+      await detach();
+      await cleanup();
+    },
+  };
 };
 
 export type TestBackend = {
@@ -44,6 +73,27 @@ const announce = (backend: TestBackend) => {
   console.info(`[@platform/store] test backend: ${backend.name} (${backend.source})`);
 };
 
+/**
+ * A migrated PGlite folder, built once per migration set and kept in the temporary directory: creating a
+ * PGlite cluster (initdb in WebAssembly) takes seconds, copying a closed one takes milliseconds.
+ */
+let pgliteTemplate: Promise<string> | undefined;
+const buildPgliteTemplate = async (): Promise<string> => {
+  const target = join(tmpdir(), `platform-store-pglite-${await migrationsHash()}`);
+  if (existsSync(join(target, 'pglite', 'PG_VERSION'))) return target;
+  const staging = await mkdtemp(join(tmpdir(), 'platform-store-pglite-staging-'));
+  const database = await openDatabase({ dataDir: staging });
+  await migrate(database);
+  await database.close();
+  try {
+    // Parallel test processes may race to build it; the first rename wins and the others use its result.
+    await rename(staging, target);
+  } catch {
+    await rm(staging, { recursive: true, force: true });
+  }
+  return target;
+};
+
 const pgliteBackend = (): TestBackend => {
   const backend: TestBackend = {
     name: 'pglite',
@@ -51,17 +101,12 @@ const pgliteBackend = (): TestBackend => {
     async fresh(options = {}) {
       announce(backend);
       const dataDir = await mkdtemp(join(tmpdir(), 'store-test-'));
+      if (options.migrated !== false) {
+        pgliteTemplate ??= buildPgliteTemplate();
+        await cp(join(await pgliteTemplate, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
+      }
       const database = await openDatabase({ dataDir });
-      if (options.migrated !== false) await migrate(database);
-      return {
-        ...database,
-        dataDir,
-        databaseUrl: undefined,
-        async close() {
-          await database.close();
-          await rm(dataDir, { recursive: true, force: true });
-        },
-      };
+      return testDatabase(database, dataDir, undefined, () => rm(dataDir, { recursive: true, force: true }));
     },
   };
   return backend;
@@ -150,16 +195,10 @@ const postgresBackend = (serverUrl: () => Promise<string>, source: string): Test
       const databaseUrl = withUrlDatabase(url, name);
       const dataDir = await mkdtemp(join(tmpdir(), 'store-test-'));
       const database = await openDatabase({ databaseUrl, dataDir });
-      return {
-        ...database,
-        dataDir,
-        databaseUrl,
-        async close() {
-          await database.close();
-          await adminQuery(url, `drop database if exists ${name} with (force)`);
-          await rm(dataDir, { recursive: true, force: true });
-        },
-      };
+      return testDatabase(database, dataDir, databaseUrl, async () => {
+        await adminQuery(url, `drop database if exists ${name} with (force)`);
+        await rm(dataDir, { recursive: true, force: true });
+      });
     },
   };
   return backend;

@@ -1,0 +1,18 @@
+import { sql } from 'drizzle-orm';
+import { type ImportSummary, importDataFile } from '../import/import-data-file.ts';
+import { queryRows } from '../query-rows.ts';
+import type { Database } from '../types.ts';
+import { demoDataFile } from './demo-data-file.ts';
+
+/**
+ * Loads the demo data set into a database without subscriptions; leaves any other database alone, so a
+ * restart never mixes demo rows into real data. Returns what was imported, or undefined when nothing was.
+ */
+export const seedDemoData = async (database: Database, now: Date): Promise<ImportSummary | undefined> => {
+  const [row] = await queryRows<{ present: boolean }>(
+    database.db,
+    sql`select exists (select 1 from subscriptions) as present`,
+  );
+  if (row?.present) return undefined;
+  return importDataFile(database, demoDataFile({ now }));
+};

@@ -1,0 +1,86 @@
+import { DataFile, fieldErrors, ValidationError } from '@platform/core';
+import type { Database } from '../types.ts';
+import { checkReferences } from './check-references.ts';
+import { planImport } from './import-plan.ts';
+import { loadStoredState } from './stored-state.ts';
+import { writeEntities } from './write-data-file.ts';
+import { writeRenderEvents } from './write-render-events.ts';
+
+export type ImportSummary = {
+  users: number;
+  subscriptions: number;
+  environments: number;
+  /** Environments that did not exist before (they were given the standard subject types). */
+  newEnvironments: number;
+  members: number;
+  renderEvents: number;
+};
+
+export type ImportOptions = {
+  /** Called about every 10,000 rows and once at the end, with rows done and rows in the file. */
+  onProgress?: (done: number, total: number) => void;
+};
+
+const PROGRESS_EVERY = 10_000;
+
+const rejected = (errors: Record<string, string[]>): ValidationError => {
+  const [path, messages] = Object.entries(errors)[0] ?? ['(root)', ['invalid']];
+  const count = Object.keys(errors).length;
+  const more = count > 1 ? ` (and ${count - 1} more)` : '';
+  return new ValidationError(`${path}: ${messages[0]}${more}. Nothing was imported.`, errors);
+};
+
+/**
+ * Upserts a data file (CONTRACT.md §6) in one transaction: all of it or, on any error, nothing.
+ * Ids are the keys; a subscription's environments, licenses, members and identity-provider domains, when the
+ * file states them, replace the stored ones. Importing the same file again changes nothing.
+ * A bad file throws a ValidationError whose message starts with the first bad path and whose `errors` has all.
+ */
+export const importDataFile = async (
+  database: Database,
+  input: unknown,
+  options: ImportOptions = {},
+): Promise<ImportSummary> => {
+  const parsed = DataFile.safeParse(input);
+  if (!parsed.success) throw rejected(fieldErrors(parsed.error));
+  const plan = planImport(input, parsed.data);
+  const { file } = plan;
+
+  const environmentCount = file.subscriptions.reduce((n, s) => n + s.environments.length, 0);
+  const memberCount = file.subscriptions.reduce((n, s) => n + s.members.length, 0);
+  const total =
+    file.users.length + file.subscriptions.length + environmentCount + memberCount + file.renderEvents.length;
+  let done = 0;
+  let reported = 0;
+  const progress = (rows: number) => {
+    done += rows;
+    if (done - reported >= PROGRESS_EVERY) {
+      reported = done;
+      options.onProgress?.(done, total);
+    }
+  };
+
+  const memberUserIds = [...new Set(file.subscriptions.flatMap((s) => s.members.map((m) => m.userId)))];
+  // One import at a time: two overlapping files could otherwise pass their checks against the same state.
+  const newEnvironments = await database.withAdvisoryLock('platform:import', () =>
+    database.db.transaction(async (tx) => {
+      const stored = await loadStoredState(tx, memberUserIds);
+      const checked = checkReferences(plan, stored);
+      if (Object.keys(checked.errors).length > 0) throw rejected(checked.errors);
+      const storedIds = new Set(stored.environments.map((e) => e.id));
+      const written = await writeEntities(tx, plan, checked, storedIds, progress);
+      await writeRenderEvents(tx, file.renderEvents, checked.environmentIds, progress);
+      return written.newEnvironments;
+    }),
+  );
+  options.onProgress?.(total, total);
+
+  return {
+    users: file.users.length,
+    subscriptions: file.subscriptions.length,
+    environments: environmentCount,
+    newEnvironments,
+    members: memberCount,
+    renderEvents: file.renderEvents.length,
+  };
+};

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import type { DataFileSubscription } from '@platform/core';
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import {
+  environmentRoles,
+  environments,
+  externalIdpDomains,
+  memberships,
+  subjectTypes,
+  subscriptions,
+  users,
+} from '../schema/index.ts';
+import { STANDARD_SUBJECT_TYPES } from '../subject-types.ts';
+import type { Db } from '../types.ts';
+import type { CheckedImport } from './check-references.ts';
+import type { ImportPlan } from './import-plan.ts';
+import { chunks, takeIncoming } from './upsert.ts';
+
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Progress = (rows: number) => void;
+
+const ROWS_PER_STATEMENT = 1000;
+export const EVENTS_PER_STATEMENT = 10_000;
+
+const subscriptionRow = (s: DataFileSubscription, withLicenses: boolean) => ({
+  id: s.id,
+  guid: s.guid.toLowerCase(),
+  name: s.name,
+  // The schema keeps displayName optional; the stored model requires one, and the name is what people see.
+  displayName: s.displayName ?? s.name,
+  clientId: s.clientId.toLowerCase(),
+  clientName: s.clientName,
+  status: s.status,
+  subscriptionType: s.subscriptionType,
+  isPlatformPricebook: s.isPlatformPricebook,
+  pricebookVersion: s.pricebookVersion,
+  isWhitelabeled: s.isWhitelabeled,
+  subscriptionTier: s.subscriptionTier,
+  maxTemplates: s.maxTemplates,
+  maxRenders: s.maxRenders,
+  maxStorage: s.maxStorage,
+  averageRendersPeriodDays: s.averageRendersPeriodDays,
+  startDate: s.startDate,
+  endDate: s.endDate,
+  billingClientContact: s.billingClientContact,
+  templateDesignerSeatsTotal: s.templateDesignerSeatsTotal,
+  overdueInvoices: s.overdueInvoices,
+  isPublisherEnabled: s.isPublisherEnabled,
+  isStudioEnabled: s.isStudioEnabled,
+  isExperienceEnabled: s.isExperienceEnabled,
+  maxSpaces: s.maxSpaces,
+  isPartnerEnabled: s.experienceExtensions.isPartnerEnabled,
+  sandboxEnvironmentsTotal: s.sandboxEnvironmentsTotal,
+  productionEnvironmentsTotal: s.productionEnvironmentsTotal,
+  ...(withLicenses ? { licenses: s.licenses === null ? null : JSON.stringify(s.licenses) } : {}),
+});
+
+const environmentRows = (s: DataFileSubscription) =>
+  s.environments.map((e) => ({
+    id: e.id,
+    guid: e.guid.toLowerCase(),
+    subscriptionId: s.id,
+    name: e.name,
+    technicalName: e.technicalName,
+    defaultName: e.defaultName,
+    type: e.type,
+    region: e.region,
+    tenantName: e.tenantName,
+    backOfficeUri: e.backOfficeUri,
+    disableCpoToPlatformRedirect: e.disableCpoToPlatformRedirect,
+    storageAssets: e.storage.assets,
+    storageDocuments: e.storage.documents,
+    storageFonts: e.storage.fonts,
+    storageCache: e.storage.cache,
+    storageBackup: e.storage.backup,
+    storageOther: e.storage.other,
+  }));
+
+/** Users, subscriptions and everything a subscription owns, upserted by id inside the caller's transaction. */
+export const writeEntities = async (
+  tx: Tx,
+  { file, replaces }: ImportPlan,
+  checked: CheckedImport,
+  storedEnvironmentIds: ReadonlySet<number>,
+  progress: Progress,
+): Promise<{ newEnvironments: number }> => {
+  for (const batch of chunks(file.users, ROWS_PER_STATEMENT)) {
+    await tx
+      .insert(users)
+      .values(batch)
+      .onConflictDoUpdate({ target: users.id, set: takeIncoming(users, ['id']) });
+    progress(batch.length);
+  }
+
+  let newEnvironments = 0;
+  for (const [i, subscription] of file.subscriptions.entries()) {
+    const replace = replaces[i]!;
+    const row = subscriptionRow(subscription, replace.licenses);
+    await tx
+      .insert(subscriptions)
+      .values(row)
+      .onConflictDoUpdate({
+        target: subscriptions.id,
+        set: takeIncoming(subscriptions, replace.licenses ? ['id'] : ['id', 'licenses']),
+      });
+
+    if (replace.environments) {
+      const ids = subscription.environments.map((e) => e.id);
+      await tx
+        .delete(environments)
+        .where(
+          ids.length > 0
+            ? and(eq(environments.subscriptionId, subscription.id), notInArray(environments.id, ids))
+            : eq(environments.subscriptionId, subscription.id),
+        );
+      for (const batch of chunks(environmentRows(subscription), ROWS_PER_STATEMENT)) {
+        await tx
+          .insert(environments)
+          .values(batch)
+          .onConflictDoUpdate({ target: environments.id, set: takeIncoming(environments, ['id']) });
+      }
+      // New environments start with the standard vision subject types, as environments created by the API do.
+      const created = ids.filter((id) => !storedEnvironmentIds.has(id));
+      newEnvironments += created.length;
+      for (const batch of chunks(created, 100)) {
+        await tx
+          .insert(subjectTypes)
+          .values(
+            batch.flatMap((environmentId) =>
+              STANDARD_SUBJECT_TYPES.map((name) => ({ id: randomUUID(), environmentId, name })),
+            ),
+          )
+          .onConflictDoNothing();
+      }
+      progress(ids.length);
+    }
+
+    if (replace.externalIdpDomains) {
+      await tx.delete(externalIdpDomains).where(eq(externalIdpDomains.subscriptionId, subscription.id));
+      const domains = checked.idpDomains[i] ?? [];
+      if (domains.length > 0) {
+        await tx
+          .insert(externalIdpDomains)
+          .values(domains.map((domain, position) => ({ subscriptionId: subscription.id, domain, position })));
+      }
+    }
+
+    if (replace.members) await writeMembers(tx, subscription, checked);
+    progress(1 + subscription.members.length);
+  }
+  return { newEnvironments };
+};
+
+/** Memberships and environment roles of one subscription, replaced as a whole. */
+const writeMembers = async (tx: Tx, subscription: DataFileSubscription, checked: CheckedImport) => {
+  await tx.delete(memberships).where(eq(memberships.subscriptionId, subscription.id));
+  await tx
+    .delete(environmentRoles)
+    .where(
+      inArray(
+        environmentRoles.environmentId,
+        sql`(select id from environments where subscription_id = ${subscription.id})`,
+      ),
+    );
+  for (const batch of chunks(subscription.members, ROWS_PER_STATEMENT)) {
+    await tx.insert(memberships).values(
+      batch.map((m) => ({
+        subscriptionId: subscription.id,
+        userId: m.userId,
+        subscriptionRoles: [...new Set(m.subscriptionRoles)],
+        membershipType: m.membershipType,
+      })),
+    );
+    const roles = batch.flatMap((m) =>
+      Object.entries(m.environmentRoles)
+        .filter(([, list]) => list.length > 0)
+        .map(([guid, list]) => ({
+          environmentId: checked.environmentIds.get(guid.toLowerCase())!,
+          userId: m.userId,
+          roles: [...new Set(list)],
+        })),
+    );
+    if (roles.length > 0) await tx.insert(environmentRoles).values(roles);
+  }
+};

@@ -1,0 +1,66 @@
+import { type FieldErrors, type RenderEvent, ValidationError } from '@platform/core';
+import { sql } from 'drizzle-orm';
+import type { Database } from '../types.ts';
+import { resolveEnvironmentIds } from './resolve-environments.ts';
+import { utcDay } from './utc-day.ts';
+
+export type RenderEventInput = Pick<RenderEvent, 'environmentGuid' | 'kind' | 'at'> & {
+  watermarked?: boolean;
+  count?: number;
+};
+
+/** Rolled-up rows keyed `${environmentId}|${day}|${kind}|${watermarked}`, summed in memory before the database sees them. */
+type DailyRow = { environment_id: number; day: string; kind: string; watermarked: boolean; count: number };
+
+/**
+ * Runtime ingestion (`POST /api/v1/render-events`): additive, events already validated by core's `RenderEvent`.
+ * The batch becomes one upsert statement into the daily roll-up, so a batch is counted whole or not at all,
+ * and its cost depends on the number of distinct (environment, day, kind, watermark) groups, not on events.
+ * Returns the number of events accepted (the batch size).
+ */
+export const ingestRenderEvents = async (
+  database: Pick<Database, 'db'>,
+  events: readonly RenderEventInput[],
+): Promise<number> => {
+  if (events.length === 0) return 0;
+  const ids = await resolveEnvironmentIds(
+    database.db,
+    events.map((event) => event.environmentGuid),
+  );
+
+  const errors: FieldErrors = {};
+  const rows = new Map<string, DailyRow>();
+  events.forEach((event, index) => {
+    const environmentId = ids.get(event.environmentGuid.toLowerCase());
+    if (environmentId === undefined) {
+      errors[`[${index}].environmentGuid`] = ['no environment has this guid'];
+      return;
+    }
+    const day = utcDay(event.at);
+    const watermarked = event.watermarked ?? false;
+    const key = `${environmentId}|${day}|${event.kind}|${watermarked}`;
+    const row = rows.get(key);
+    if (row) row.count += event.count ?? 1;
+    else
+      rows.set(key, {
+        environment_id: environmentId,
+        day,
+        kind: event.kind,
+        watermarked,
+        count: event.count ?? 1,
+      });
+  });
+  const bad = Object.keys(errors);
+  if (bad.length > 0) {
+    throw new ValidationError(`${bad[0]}: no environment has this guid; nothing was recorded.`, errors);
+  }
+
+  await database.db.execute(sql`
+    insert into render_daily (environment_id, day, kind, watermarked, count)
+    select environment_id, day, kind, watermarked, count
+    from json_to_recordset(${JSON.stringify([...rows.values()])}::json)
+      as x(environment_id integer, day date, kind text, watermarked boolean, count bigint)
+    on conflict (environment_id, day, kind, watermarked)
+    do update set count = render_daily.count + excluded.count`);
+  return events.length;
+};
