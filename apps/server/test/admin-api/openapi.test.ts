@@ -112,3 +112,19 @@ describe.each(backends)('the served OpenAPI document on $name', (backend) => {
     }
   });
 });
+
+describe.each(backends)('the OpenAPI document under Redocly lint on $name', (backend) => {
+  const s = seededPlatform(backend);
+
+  it('has no lint errors with the recommended rule set', async () => {
+    const { createConfig, lintFromString } = await import('@redocly/openapi-core');
+    const source = await (await s.tp.call('/openapi.json')).text();
+    const problems = await lintFromString({
+      source,
+      absoluteRef: 'openapi.json',
+      config: await createConfig({ extends: ['recommended'] }),
+    });
+    const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+    expect(errors).toEqual([]);
+  });
+});

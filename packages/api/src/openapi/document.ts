@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import type { AnyOperation } from '../operations/operation.ts';
 import { createSchemaCollector } from './json-schema.ts';
 
-const ALWAYS = [401, 403, 429];
+/** Every protected operation can answer 401 and 403; every operation can be rate limited. */
+const PROTECTED = [401, 403];
 
 const problemResponse = (status: number) => ({
   description: statusTitle(status),
@@ -41,7 +42,7 @@ export const openApiDocument = (
           }
         : { description: 'Success, no body' },
     };
-    const errorStatuses = new Set([...(op.access === 'public' ? [] : ALWAYS), ...op.errors]);
+    const errorStatuses = new Set([...(op.access === 'public' ? [] : PROTECTED), 429, ...op.errors]);
     for (const status of [...errorStatuses].sort()) responses[String(status)] = problemResponse(status);
     paths[op.path] ??= {};
     const path = paths[op.path] as Record<string, unknown>;
@@ -68,6 +69,7 @@ export const openApiDocument = (
     info: {
       title: 'Platform API',
       version: info.version,
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description:
         'Administration API, environment API and connector proxy of the hosted design and publishing platform. ' +
         'Errors are ProblemDetails (RFC 9457) with a traceId.',
