@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { ForbiddenError, NotFoundError } from '@platform/core';
+import { createSecretBox, openDatabase } from '@platform/store';
+import { pino } from 'pino';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { loadConfig } from './config.ts';
+import { createProxy } from './create-proxy.ts';
+import { writeProblem } from './proxy/write-problem.ts';
+import { resolveVisibleEnvironment } from './standalone/resolve-environment.ts';
+import { createBearerVerifier } from './standalone/verify-bearer.ts';
+
+/**
+ * The `connector-proxy` process: only the proxy route, `/api/ping` and `/metrics`, against the platform's
+ * PostgreSQL. Replicas share tokens through the store and its advisory locks.
+ */
+const config = loadConfig();
+const log = pino({ level: config.LOG_LEVEL, name: 'connector-proxy' });
+const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: tmpdir() });
+const secrets = createSecretBox(config.SECRETS_KEY);
+const registry = new Registry();
+collectDefaultMetrics({ register: registry });
+const verify = await createBearerVerifier(config.AUTH_ISSUER, config.AUTH_AUDIENCE);
+const proxy = createProxy({
+  database,
+  secrets,
+  log,
+  metricsRegistry: registry,
+  allowPrivateNetworks: config.PROXY_ALLOW_PRIVATE_NETWORKS,
+  publicUrl: config.PUBLIC_URL,
+  fetchTimeoutMs: config.PROXY_FETCH_TIMEOUT_MS,
+});
+
+const proxyPath = /^\/grafx\/api\/v1\/environment\/([^/]+)\/connectors\/([^/]+)\/proxy\/?$/;
+
+/** A valid incoming W3C traceparent is continued; otherwise a new trace starts. */
+const traceIdOf = (traceparent: string | string[] | undefined): string => {
+  const match =
+    typeof traceparent === 'string'
+      ? traceparent.match(/^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/)
+      : null;
+  return match?.[1] && !/^0+$/.test(match[1]) ? match[1] : randomBytes(16).toString('hex');
+};
+
+const server = createServer(async (req, res) => {
+  const traceId = traceIdOf(req.headers.traceparent);
+  const path = (req.url ?? '/').split('?')[0] ?? '/';
+  try {
+    if (path === '/api/ping' && req.method === 'GET') {
+      res.writeHead(200).end();
+      return;
+    }
+    if (path === '/metrics' && req.method === 'GET') {
+      res.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
+      return;
+    }
+    const match = path.match(proxyPath);
+    if (!match?.[1] || !match[2]) throw new NotFoundError(`No route for ${path.slice(0, 200)}.`);
+    const caller = await verify(req.headers.authorization);
+    if (!caller.roles.has('platform:read'))
+      throw new ForbiddenError('The proxy needs the platform:read token role.');
+    const environmentId = await resolveVisibleEnvironment(database, decodeURIComponent(match[1]), caller);
+    await proxy.handle(req, res, {
+      environmentId,
+      connectorId: decodeURIComponent(match[2]),
+      caller,
+      traceId,
+    });
+  } catch (error) {
+    if (!req.readableEnded) req.resume();
+    if ((error as { code?: string }).code === 'UNAUTHENTICATED') {
+      res.setHeader(
+        'www-authenticate',
+        req.headers.authorization ? 'Bearer error="invalid_token"' : 'Bearer',
+      );
+    }
+    writeProblem(res, error, traceId, log);
+  }
+});
+
+server.listen(config.PORT, config.HOST, () => {
+  log.info({ url: `http://${config.HOST}:${config.PORT}` }, 'connector proxy listening');
+});
+
+const shutdown = () => {
+  log.info('shutting down');
+  server.close(async () => {
+    await proxy.close();
+    await database.close();
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+};
+process.once('SIGINT', shutdown);
+process.once('SIGTERM', shutdown);
