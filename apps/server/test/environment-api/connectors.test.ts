@@ -1,0 +1,160 @@
+import { testBackends } from '@platform/store/testing';
+import { describe, expect, it } from 'vitest';
+import { ENV_PROD, USERS } from '../support/fixture.ts';
+import { connectorBody, envPath, environmentApi, expectFields, expectProblem } from './support.ts';
+
+type Connector = {
+  id: string;
+  name: string;
+  enabled: boolean;
+  default: boolean;
+  allowedDomains: string[];
+  supportedAuthentication: { browser: string[]; server: string[] };
+  createdAt: string;
+  updatedAt: string;
+};
+
+describe.each(await testBackends())('connectors on $name', (backend) => {
+  const { call } = environmentApi(backend);
+  const owner = { user: USERS.owner };
+  const base = envPath('acme-prod');
+
+  it('publishes, lists, reads, republishes, patches and deletes a connector', async () => {
+    const published = await call<Connector>('POST', `${base}/connectors`, { ...owner, body: connectorBody() });
+    expect(published.status).toBe(201);
+    const connector = published.body;
+    expect(connector).toMatchObject({
+      name: 'Acme DAM',
+      enabled: true,
+      default: false,
+      allowedDomains: ['api.acme.example', '*.cdn.acme.example'],
+      proxyOptions: { forwardedHeaders: true },
+      supportedAuthentication: {
+        browser: [
+          'staticKey',
+          'oAuth2ClientCredentials',
+          'oAuth2AuthorizationCode',
+          'oAuth2ResourceOwnerPassword',
+          'oAuth2JwtBearer',
+        ],
+        server: ['staticKey', 'oAuth2ClientCredentials', 'oAuth2ResourceOwnerPassword', 'oAuth2JwtBearer'],
+      },
+    });
+    expect(published.text).not.toContain('export default');
+
+    // The environment by guid, by technical name in any case, and at the experimental path.
+    for (const path of [
+      `${envPath(ENV_PROD)}/connectors`,
+      `${envPath('ACME-Prod')}/connectors`,
+      '/grafx/api/experimental/environment/acme-prod/connectors',
+    ]) {
+      const list = await call<{ data: Connector[] }>('GET', path, owner);
+      expect(list.status).toBe(200);
+      expect(list.body.data.map((c) => c.id)).toContain(connector.id);
+    }
+    const got = await call<Connector>('GET', `${base}/connectors/${connector.id.toUpperCase()}`, owner);
+    expect(got.body).toEqual(connector);
+
+    const republished = await call<Connector>('PUT', `${base}/connectors/${connector.id}`, {
+      ...owner,
+      body: connectorBody({ version: '1.1.0', supportedAuth: ['staticKey', 'staticKey'] }),
+    });
+    expect(republished.status).toBe(200);
+    expect(republished.body).toMatchObject({
+      id: connector.id,
+      version: '1.1.0',
+      createdAt: connector.createdAt,
+      supportedAuthentication: { browser: ['staticKey'], server: ['staticKey'] },
+    });
+
+    const patched = await call<Connector>('PATCH', `${base}/connectors/${connector.id}`, {
+      ...owner,
+      body: { enabled: false, default: true, name: 'Renamed' },
+    });
+    expect(patched.body).toMatchObject({ enabled: false, default: true, name: 'Renamed', version: '1.1.0' });
+    const unchanged = await call<Connector>('PATCH', `${base}/connectors/${connector.id}`, {
+      ...owner,
+      body: {},
+    });
+    expect(unchanged.body).toEqual(patched.body);
+
+    const deleted = await call('DELETE', `${base}/connectors/${connector.id}`, owner);
+    expect(deleted.status).toBe(204);
+    expect(deleted.text).toBe('');
+    expectProblem(await call('GET', `${base}/connectors/${connector.id}`, owner), 404);
+    expectProblem(await call('DELETE', `${base}/connectors/${connector.id}`, owner), 404);
+  });
+
+  it('refuses a republish that drops a type an authorization uses (409)', async () => {
+    const { body: connector } = await call<Connector>('POST', `${base}/connectors`, {
+      ...owner,
+      body: connectorBody(),
+    });
+    const set = await call('PUT', `${base}/connectors/${connector.id}/auth/static`, {
+      ...owner,
+      body: { usage: 'server', key: 'X-Api-Key', value: 'republish-secret-1' },
+    });
+    expect(set.status).toBe(200);
+    const refused = expectProblem(
+      await call('PUT', `${base}/connectors/${connector.id}`, {
+        ...owner,
+        body: connectorBody({ supportedAuth: ['oAuth2ClientCredentials'] }),
+      }),
+      409,
+    );
+    expect(refused.detail).toContain('server (staticKey)');
+  });
+
+  it('answers 400 naming each bad field of a publish body', async () => {
+    expectFields(
+      await call('POST', `${base}/connectors`, {
+        ...owner,
+        body: connectorBody({
+          type: 'video',
+          allowedDomains: ['https://x.example', '*'],
+          supportedAuth: ['basic'],
+          surprise: 1,
+        }),
+      }),
+      ['type', 'allowedDomains[0]', 'allowedDomains[1]', 'supportedAuth[0]', 'surprise'],
+    );
+    expectFields(
+      await call('POST', `${base}/connectors`, { ...owner, body: connectorBody({ allowedDomains: [] }) }),
+      ['allowedDomains'],
+    );
+    const { name: _name, script: _script, ...missing } = connectorBody();
+    expectFields(await call('POST', `${base}/connectors`, { ...owner, body: missing }), ['name', 'script']);
+    expectFields(await call('POST', `${base}/connectors`, { ...owner, raw: '{"name":' }), ['body']);
+    expectFields(await call('POST', `${base}/connectors`, owner), ['body']);
+    const { body: connector } = await call<Connector>('POST', `${base}/connectors`, {
+      ...owner,
+      body: connectorBody(),
+    });
+    expectFields(
+      await call('PATCH', `${base}/connectors/${connector.id}`, {
+        ...owner,
+        body: { enabled: 'yes', version: '2' },
+      }),
+      ['enabled', 'version'],
+    );
+  });
+
+  it('answers 404 for unknown, malformed and foreign connector ids and unknown environments', async () => {
+    const unknown = '00000000-0000-4000-8000-00000000abcd';
+    expectProblem(await call('GET', `${base}/connectors/${unknown}`, owner), 404);
+    expectProblem(await call('GET', `${base}/connectors/not-a-guid`, owner), 404);
+    expectProblem(await call('PATCH', `${base}/connectors/not-a-guid`, { ...owner, body: {} }), 404);
+    expectProblem(await call('GET', `${envPath('no-such-env')}/connectors`, owner), 404);
+    expectProblem(
+      await call('GET', `${envPath('00000000-0000-4000-8000-000000000999')}/connectors`, owner),
+      404,
+    );
+    // A connector of another environment of the same subscription is not found through this one.
+    const { body: connector } = await call<Connector>('POST', `${base}/connectors`, {
+      ...owner,
+      body: connectorBody(),
+    });
+    expectProblem(await call('GET', `${envPath('acme-sandbox')}/connectors/${connector.id}`, owner), 404);
+    expectProblem(await call('DELETE', `${envPath('acme-sandbox')}/connectors/${connector.id}`, owner), 404);
+  });
+});
