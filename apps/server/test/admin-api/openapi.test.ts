@@ -124,7 +124,9 @@ describe.each(backends)('the OpenAPI document under Redocly lint on $name', (bac
       absoluteRef: 'openapi.json',
       config: await createConfig({ extends: ['recommended'] }),
     });
-    const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
+    const errors = problems
+      .filter((p) => p.severity === 'error')
+      .map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`);
     expect(errors).toEqual([]);
   });
 });

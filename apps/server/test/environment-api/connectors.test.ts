@@ -1,7 +1,7 @@
 import { testBackends } from '@platform/store/testing';
 import { describe, expect, it } from 'vitest';
 import { ENV_PROD, USERS } from '../support/fixture.ts';
-import { connectorBody, envPath, environmentApi, expectFields, expectProblem } from './support.ts';
+import { connectorBody, environmentApi, envPath, expectFields, expectProblem } from './support.ts';
 
 type Connector = {
   id: string;
@@ -20,7 +20,10 @@ describe.each(await testBackends())('connectors on $name', (backend) => {
   const base = envPath('acme-prod');
 
   it('publishes, lists, reads, republishes, patches and deletes a connector', async () => {
-    const published = await call<Connector>('POST', `${base}/connectors`, { ...owner, body: connectorBody() });
+    const published = await call<Connector>('POST', `${base}/connectors`, {
+      ...owner,
+      body: connectorBody(),
+    });
     expect(published.status).toBe(201);
     const connector = published.body;
     expect(connector).toMatchObject({

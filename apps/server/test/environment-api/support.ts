@@ -54,7 +54,11 @@ export const environmentApi = (backend: TestBackend) => {
     return token;
   };
 
-  const call = async <T = unknown>(method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> => {
+  const call = async <T = unknown>(
+    method: string,
+    path: string,
+    options: CallOptions = {},
+  ): Promise<Reply<T>> => {
     const { user, roles = READ_WRITE, body, raw } = options;
     const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body));
     const response = await s.tp.call(path, {
