@@ -1,0 +1,115 @@
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = new URL('../bin/platform-server.js', import.meta.url).pathname;
+const run = promisify(execFile);
+
+const runBin = (args: string[], env: Record<string, string>) =>
+  run(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, timeout: 60_000 }).then(
+    (r) => ({ code: 0, ...r }),
+    (e: { code: number; stdout: string; stderr: string }) => ({
+      code: e.code,
+      stdout: e.stdout,
+      stderr: e.stderr,
+    }),
+  );
+
+describe('the platform-server process', () => {
+  let dataDir: string;
+  let child: ChildProcessWithoutNullStreams;
+  let output = '';
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'platform-process-'));
+    child = spawn(process.execPath, [BIN, 'start'], {
+      env: { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+    });
+    child.stdout.on('data', (chunk) => {
+      output += String(chunk);
+    });
+    child.stderr.on('data', (chunk) => {
+      output += String(chunk);
+    });
+    const deadline = Date.now() + 80_000;
+    while (!output.includes('export TOKEN=') && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+  });
+
+  afterAll(async () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('prints where to look and a token that works, on the embedded database with demo data', async () => {
+    expect(output).toContain('demo data loaded');
+    const url = /Platform API\s+(http:\/\/\S+)\/api\/v1\/info/.exec(output)?.[1];
+    const token = /export TOKEN=(\S+)/.exec(output)?.[1];
+    expect(url).toBeDefined();
+    expect(output).toContain(`${url}/docs`);
+    const response = await fetch(`${url}/api/v1/subscriptions`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it('mints development tokens the running server accepts', async () => {
+    const url = /Platform API\s+(http:\/\/\S+)\/api\/v1\/info/.exec(output)?.[1];
+    const minted = await runBin(
+      ['token', '--sub', 'ops|cli', '--roles', 'platform:read,platform:admin', '--ttl', '5m'],
+      {
+        DATA_DIR: dataDir,
+      },
+    );
+    expect(minted.code).toBe(0);
+    const response = await fetch(`${url}/api/v1/subscriptions`, {
+      headers: { authorization: `Bearer ${minted.stdout.trim()}` },
+    });
+    expect(response.status).toBe(200);
+    const bad = await runBin(['token', '--sub', 'x', '--ttl', 'forever'], { DATA_DIR: dataDir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--ttl');
+  });
+
+  it('imports a data file through the running server and rejects a bad one by its first bad path', async () => {
+    const file = join(dataDir, 'data.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        subscriptions: [
+          {
+            id: 9901,
+            guid: '99000000-0000-4000-8000-000000000001',
+            name: 'imported',
+            clientId: '99000000-0000-4000-8000-000000000002',
+            subscriptionType: 'Saas',
+            pricebookVersion: '1',
+            subscriptionTier: 'Team',
+            environments: [
+              { id: 9901, guid: '99000000-0000-4000-8000-000000000003', name: 'E', type: 'Nope' },
+            ],
+          },
+        ],
+      }),
+    );
+    const rejected = await runBin(['import', file], { DATA_DIR: dataDir });
+    expect(rejected.code).toBe(1);
+    expect(rejected.stderr).toContain('subscriptions[0].environments[0].type');
+  });
+
+  it('refuses a bad configuration naming the variable', async () => {
+    const result = await runBin(['start'], { PORT: 'eighty', DATA_DIR: dataDir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/PORT/);
+  });
+
+  it('shuts down gracefully on SIGTERM', async () => {
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+});
