@@ -128,7 +128,10 @@ describe.each(await testBackends())('connector authorization on $name', (backend
       for (const [path, value] of Object.entries(opened)) {
         const parts = path.split('.');
         let node = merged;
-        for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as Record<string, unknown>;
+        for (const part of parts.slice(0, -1)) {
+          node[part] ??= {};
+          node = node[part] as Record<string, unknown>;
+        }
         node[parts.at(-1)!] = value;
       }
       expect(merged).toMatchObject(data);
