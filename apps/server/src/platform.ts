@@ -7,9 +7,11 @@ import {
   createTokenVerifier,
   type DevIssuer,
   mountDocuments,
+  mountProxy,
   operations,
   type TokenVerifier,
 } from '@platform/api';
+import { createProxy } from '@platform/proxy';
 import {
   createSecretBox,
   type Database,
@@ -72,12 +74,32 @@ export const startPlatform = async (
     }
 
     const metrics = new Registry();
-    const deps = { database, secrets, verifier, log, serverVersion, publicUrl: url };
+    const proxy = createProxy({
+      database,
+      secrets,
+      log,
+      metricsRegistry: metrics,
+      allowPrivateNetworks: config.proxyAllowPrivateNetworks,
+      publicUrl: url,
+      // One process serves both the environment API and the proxy: read the configuration fresh on every request,
+      // so an authorization change applies to the very next proxied call.
+      configCacheMs: 0,
+    });
+    const deps = {
+      database,
+      secrets,
+      verifier,
+      log,
+      serverVersion,
+      publicUrl: url,
+      authorizationCode: proxy.tokens,
+    };
     const app = createApp({
       deps,
       operations,
       metrics,
       rateLimitPerSecond: config.rateLimitPerSecond,
+      mountRaw: (app) => mountProxy(app, deps, proxy.handle),
       mountExtra: (app) => mountDocuments(app, { deps, operations, metrics, devIssuer, serverUrl: url }),
     });
     server.on('request', app);
@@ -91,6 +113,7 @@ export const startPlatform = async (
         const deadline = setTimeout(() => server.closeAllConnections(), 10_000);
         await closed;
         clearTimeout(deadline);
+        await proxy.close();
         // A database handed in belongs to the caller, who closes it.
         if (!opened) await database.close();
       })();

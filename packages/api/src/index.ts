@@ -7,5 +7,6 @@ export { type AppOptions, createApp } from './rest/app.ts';
 export type { AppDeps, RequestLocals } from './rest/context.ts';
 export { mountDocuments } from './rest/documents.ts';
 export { sendProblem } from './rest/problem-response.ts';
-export type { Caller, Service, ServiceContext } from './services/context.ts';
+export { mountProxy, PROXY_PATH, type ProxyHandler } from './rest/proxy-route.ts';
+export type { AuthorizationCodeFlow, Caller, Service, ServiceContext } from './services/context.ts';
 export { type AppRouter, createPlatformClient } from './trpc/client.ts';

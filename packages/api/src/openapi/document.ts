@@ -38,7 +38,7 @@ export const openApiDocument = (
       [String(op.status)]: op.response
         ? {
             description: 'Success',
-            content: { 'application/json': { schema: toSchema(op.response, 'output') } },
+            content: { [op.produces ?? 'application/json']: { schema: toSchema(op.response, 'output') } },
           }
         : { description: 'Success, no body' },
     };

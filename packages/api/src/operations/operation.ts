@@ -30,6 +30,8 @@ export type Operation<I = unknown, O = unknown> = {
   readonly query?: AnyObject;
   readonly body?: z.ZodType;
   readonly bodyDescription?: string;
+  /** `text/html`: the service returns a page (the OAuth redirect a browser lands on); default JSON. */
+  readonly produces?: 'text/html';
   /** Response body schema; absent for operations that answer without a body. */
   readonly response?: z.ZodType;
   readonly status: 200 | 201 | 202 | 204;

@@ -1,5 +1,10 @@
 import { adminOperations } from './admin.ts';
+import { authorizationCodeOperations } from './authorization-code.ts';
 import { environmentOperations } from './environment.ts';
 
 /** Every operation the platform serves; drives REST, tRPC and OpenAPI alike. */
-export const operations = [...adminOperations, ...environmentOperations] as const;
+export const operations = [
+  ...adminOperations,
+  ...environmentOperations,
+  ...authorizationCodeOperations,
+] as const;

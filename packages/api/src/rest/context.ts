@@ -1,7 +1,7 @@
 import type { Database, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
 import type { TokenVerifier } from '../auth/verifier.ts';
-import type { Caller } from '../services/context.ts';
+import type { AuthorizationCodeFlow, Caller } from '../services/context.ts';
 
 /** What the whole application shares; each request adds its caller, trace id and clock. */
 export type AppDeps = {
@@ -11,6 +11,7 @@ export type AppDeps = {
   readonly log: Logger;
   readonly serverVersion: string;
   readonly publicUrl: string;
+  readonly authorizationCode?: AuthorizationCodeFlow | undefined;
 };
 
 export const ANONYMOUS: Caller = { userId: '', roles: new Set() };

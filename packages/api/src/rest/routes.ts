@@ -32,12 +32,17 @@ export const restRoutes = (deps: AppDeps, operations: readonly AnyOperation[]): 
           log: deps.log,
           serverVersion: deps.serverVersion,
           publicUrl: deps.publicUrl,
+          authorizationCode: deps.authorizationCode,
         },
         input,
       );
       res.status(operation.status);
       if (operation.response === undefined || operation.status === 204) {
         res.end();
+        return;
+      }
+      if (operation.produces === 'text/html') {
+        res.type('text/html').send(String(output));
         return;
       }
       sendJson(res, output);

@@ -7,6 +7,24 @@ export type Caller = {
   readonly roles: ReadonlySet<string>;
 };
 
+/**
+ * The authorization-code flow of the connector proxy (CONTRACT.md §7), handed in by the server that composes the
+ * proxy; the api package stays free of the proxy's dependencies.
+ */
+export type AuthorizationCodeFlow = {
+  login(ctx: {
+    environmentId: number;
+    connectorId: string;
+    userId: string;
+  }): Promise<{ authorizationUrl: string }>;
+  redirect(ctx: {
+    environmentId: number;
+    connectorId: string;
+    query: Record<string, string | string[] | undefined>;
+  }): Promise<{ userId: string }>;
+  logout(ctx: { environmentId: number; connectorId: string; userId: string }): Promise<void>;
+};
+
 /** Everything a transport-free service needs; built once per request by each transport. */
 export type ServiceContext = {
   readonly database: Database;
@@ -17,6 +35,7 @@ export type ServiceContext = {
   readonly log: Logger;
   readonly serverVersion: string;
   readonly publicUrl: string;
+  readonly authorizationCode?: AuthorizationCodeFlow | undefined;
 };
 
 /** Every service has this shape; its input is path and query parameters flattened, plus `body` when it takes one. */

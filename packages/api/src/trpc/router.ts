@@ -112,6 +112,7 @@ export const buildTrpcRouter = <const Ops extends readonly (AnyOperation & { id:
             log: ctx.deps.log,
             serverVersion: ctx.deps.serverVersion,
             publicUrl: ctx.deps.publicUrl,
+            authorizationCode: ctx.deps.authorizationCode,
           },
           parsed,
         );

@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { NotFoundError, uuid } from '@platform/core';
+import type { Express } from 'express';
+import { authorize } from '../operations/authorize.ts';
+import type { Caller } from '../services/context.ts';
+import { readEnvironment } from '../services/environment-access.ts';
+import type { AppDeps, RequestLocals } from './context.ts';
+import { sendProblem } from './problem-response.ts';
+
+export type ProxyHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: { environmentId: number; connectorId: string; caller: Caller; traceId: string },
+) => Promise<void>;
+
+export const PROXY_PATH = '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/proxy';
+const connectorIdSchema = uuid();
+
+/**
+ * The connector proxy route, every method (CONTRACT.md §7): the caller needs `platform:read` and visibility of the
+ * environment; the handler then streams the request (so this is mounted before any body parser).
+ */
+export const mountProxy = (app: Express, deps: AppDeps, handle: ProxyHandler): void => {
+  app.all('/grafx/api/v1/environment/:environment/connectors/:connectorId/proxy', async (req, res) => {
+    const locals = res.locals as RequestLocals;
+    locals.route = PROXY_PATH;
+    try {
+      const caller = await authorize(deps.verifier, 'platform:read', req.headers.authorization);
+      locals.caller = caller;
+      const environment = req.params.environment as string;
+      const connectorId = req.params.connectorId as string;
+      const scope = await readEnvironment(
+        {
+          database: deps.database,
+          secrets: deps.secrets,
+          caller,
+          now: new Date(),
+          traceId: locals.traceId,
+          log: deps.log,
+          serverVersion: deps.serverVersion,
+          publicUrl: deps.publicUrl,
+        },
+        environment,
+      );
+      if (!connectorIdSchema.safeParse(connectorId).success) {
+        throw new NotFoundError(`Connector '${connectorId}' was not found in this environment.`);
+      }
+      await handle(req, res, {
+        environmentId: scope.environment.id,
+        connectorId,
+        caller,
+        traceId: locals.traceId,
+      });
+    } catch (error) {
+      // Nothing of the body was read yet when authorization fails; drain it so the connection can be reused.
+      req.resume();
+      sendProblem(res, locals.traceId, error);
+    }
+  });
+};
