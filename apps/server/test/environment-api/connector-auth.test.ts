@@ -279,6 +279,12 @@ describe.each(await testBackends())('connector authorization on $name', (backend
     ['static', { usage: 'server', name: '', key: 'X-Api-Key', value: 'v' }, ['name']],
     ['static', { usage: 'server', key: 'Bad Header', value: 'a\r\nb', extra: 1 }, ['key', 'value', 'extra']],
     ['static', { usage: 'server' }, ['key', 'value']],
+    ['static', { usage: 'server', key: 'Bad Header', value: SECRETS.staticValue }, ['key']],
+    [
+      'oauth-resource-owner-password',
+      { usage: 'server', clientSecret: SECRETS.ropcSecret, password: SECRETS.ropcPassword, passwd: 'x' },
+      ['clientId', 'username', 'tokenEndpoint', 'passwd'],
+    ],
     [
       'oauth-client-credentials',
       { usage: 'server', clientSecret: 1, tokenEndpoint: 'ftp://x', scopes: 'a' },
@@ -337,8 +343,11 @@ describe.each(await testBackends())('connector authorization on $name', (backend
       ],
     ],
   ];
+  let invalidTarget: Promise<string> | undefined;
   it.each(invalid)('answers 400 naming each bad field of %s data %#', async (kind, body, fields) => {
-    const id = await publish();
+    // One connector for every case: none of them may leave a configuration behind.
+    invalidTarget ??= publish();
+    const id = await invalidTarget;
     expectFields(await call('PUT', `${base}/${id}/auth/${kind}`, { ...owner, body }), fields);
     expect(await authRows(id)).toEqual([]);
   });
@@ -426,5 +435,13 @@ describe.each(await testBackends())('connector authorization on $name', (backend
       .from(schema.authAudit)
       .where(eq(schema.authAudit.connectorId, id));
     expect(audit.map((a) => a.action)).toEqual(['auth.set', 'sharedHeaders.set', 'connector.deleted']);
+  });
+
+  it('never put a secret in any answer or log line, failures included', () => {
+    const text = `${responses.join('\n')}\n${s.tp.logs.join('\n')}`;
+    for (const [name, secret] of Object.entries(SECRETS)) {
+      const needle = name === 'privateKey' ? secret.split('\n')[1]! : secret;
+      expect(text.includes(needle), name).toBe(false);
+    }
   });
 });
