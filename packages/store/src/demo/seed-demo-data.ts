@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type ImportSummary, importDataFile } from '../import/import-data-file.ts';
 import { queryRows } from '../query-rows.ts';
+import { seedEnvironmentDemo } from '../repos/environment/demo.ts';
 import type { Database } from '../types.ts';
 import { demoDataFile } from './demo-data-file.ts';
 
@@ -14,5 +15,8 @@ export const seedDemoData = async (database: Database, now: Date): Promise<Impor
     sql`select exists (select 1 from subscriptions) as present`,
   );
   if (row?.present) return undefined;
-  return importDataFile(database, demoDataFile({ now }));
+  const summary = await importDataFile(database, demoDataFile({ now }), { demo: true });
+  // Connectors, templates and tags have no place in a data file: the environment API's own demo adds them.
+  await seedEnvironmentDemo(database, now);
+  return summary;
 };

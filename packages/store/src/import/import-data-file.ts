@@ -1,4 +1,5 @@
 import { DataFile, fieldErrors, ValidationError } from '@platform/core';
+import { markDemoData, removeDemoDataIfPresent } from '../demo/demo-marker.ts';
 import type { Database } from '../types.ts';
 import { checkReferences } from './check-references.ts';
 import { planImport } from './import-plan.ts';
@@ -19,6 +20,8 @@ export type ImportSummary = {
 export type ImportOptions = {
   /** Called about every 10,000 rows and once at the end, with rows done and rows in the file. */
   onProgress?: (done: number, total: number) => void;
+  /** The demo data set itself: marked so that the first real import replaces it (see demo-marker.ts). */
+  demo?: boolean;
 };
 
 const PROGRESS_EVERY = 10_000;
@@ -64,12 +67,14 @@ export const importDataFile = async (
   // One import at a time: two overlapping files could otherwise pass their checks against the same state.
   const newEnvironments = await database.withAdvisoryLock('platform:import', () =>
     database.db.transaction(async (tx) => {
+      if (!options.demo) await removeDemoDataIfPresent(tx);
       const stored = await loadStoredState(tx, memberUserIds);
       const checked = checkReferences(plan, stored);
       if (Object.keys(checked.errors).length > 0) throw rejected(checked.errors);
       const storedIds = new Set(stored.environments.map((e) => e.id));
       const written = await writeEntities(tx, plan, checked, storedIds, progress);
       await writeRenderEvents(tx, file.renderEvents, checked.environmentIds, progress);
+      if (options.demo) await markDemoData(tx, new Date());
       return written.newEnvironments;
     }),
   );

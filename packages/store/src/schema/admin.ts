@@ -160,3 +160,9 @@ export const importedRenderEvents = pgTable(
   },
   (t) => [primaryKey({ columns: [t.environmentId, t.at, t.kind, t.watermarked] })],
 );
+
+/** Facts about the database itself, such as whether it holds the demo data set (and so may be replaced by an import). */
+export const platformMeta = pgTable('platform_meta', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+});
