@@ -178,3 +178,33 @@ describe.each(await testBackends())('render usage on $name', (backend) => {
     expect(unknown.status).toBe(400);
   });
 });
+
+describe.each((await testBackends()).slice(0, 1))('render event batch limits on $name', (backend) => {
+  const s = seededPlatform(backend);
+  const post = async (count: number) =>
+    s.tp.call('/api/v1/render-events', {
+      method: 'POST',
+      token: await s.tp.token('ingester', ['platform:ingest']),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(
+        Array.from({ length: count }, (_, i) => ({
+          environmentGuid: ENV_DEV,
+          kind: 'Pdf',
+          watermarked: i % 2 === 0,
+          at: new Date(Date.UTC(2026, 0, 1 + (i % 28), 10)).toISOString(),
+          count: 1,
+        })),
+      ),
+    });
+
+  it('accepts the documented maximum of 10,000 events although it is over 1 MiB of JSON', async () => {
+    const response = await post(10_000);
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ accepted: 10_000 });
+  });
+
+  it('answers 400 naming the limit for 10,001 events', async () => {
+    const response = await post(10_001);
+    expect(response.status).toBe(400);
+  });
+});

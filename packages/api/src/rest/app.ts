@@ -39,8 +39,10 @@ export const createApp = (options: AppOptions): Express => {
   app.use(requestLog(deps.log));
   app.use(rateLimit(options.rateLimitPerSecond));
   options.mountRaw?.(app);
-  // Data files are the one body allowed past 1 MiB: they carry render history.
+  // Two bodies may pass 1 MiB: data files carry render history, and a batch of 10,000 render events (the
+  // documented maximum) is itself about 1 MB of JSON; it must reach validation to be judged by its count.
   app.post('/api/v1/imports', express.json({ limit: '256mb' }));
+  app.post('/api/v1/render-events', express.json({ limit: '8mb' }));
   app.use(
     express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),
   );
