@@ -64,6 +64,11 @@ describe.each(await testBackends())('authentication and authorization on $name',
     await expectProblem(put, 403);
   });
 
+  it('accepts the issuer spelled with a trailing slash', async () => {
+    const token = await s.tp.issuer.sign({ sub: USERS.owner, roles: READ, issuer: `${s.tp.issuer.url}/` });
+    expect((await s.tp.call('/api/v1/subscriptions', { token })).status).toBe(200);
+  });
+
   it('accepts roles given as a space-separated scope', async () => {
     const token = await s.tp.issuer.sign({ sub: USERS.owner, scope: 'openid platform:read' });
     expect((await s.tp.call('/api/v1/subscriptions', { token })).status).toBe(200);

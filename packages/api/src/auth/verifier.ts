@@ -5,6 +5,9 @@ import { callerFromClaims } from './caller.ts';
 
 export const ACCEPTED_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'];
 
+/** Seconds of clock difference tolerated between the issuer and this server for `exp` and `nbf`. */
+const CLOCK_TOLERANCE_SECONDS = 5;
+
 export type TokenVerifier = {
   /** Verifies the `Authorization` header value; throws UnauthenticatedError (401). */
   verify(authorization: string | undefined): Promise<Caller>;
@@ -42,6 +45,10 @@ export const createTokenVerifier = (options: {
   keys?: JWTVerifyGetKey;
 }): TokenVerifier => {
   const keys = options.keys ?? discoveredKeys(options.issuer);
+  // Issuer URLs are compared exactly by JWT rules, but `https://idp/` and `https://idp` name the same issuer in
+  // configuration: accept the `iss` spelled either way.
+  const bare = options.issuer.replace(/\/+$/, '');
+  const issuers = [bare, `${bare}/`];
   return {
     issuer: options.issuer,
     async verify(authorization) {
@@ -51,7 +58,8 @@ export const createTokenVerifier = (options: {
         throw new UnauthenticatedError('The Authorization header must be "Bearer <token>".', true);
       try {
         const { payload } = await jwtVerify(match[1], keys, {
-          issuer: options.issuer,
+          issuer: issuers,
+          clockTolerance: CLOCK_TOLERANCE_SECONDS,
           audience: options.audience,
           algorithms: ACCEPTED_ALGORITHMS,
         });
