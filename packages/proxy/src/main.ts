@@ -15,7 +15,27 @@ import { createBearerVerifier } from './standalone/verify-bearer.ts';
  * The `connector-proxy` process: only the proxy route, `/api/ping` and `/metrics`, against the platform's
  * PostgreSQL. Replicas share tokens through the store and its advisory locks.
  */
-const config = loadConfig();
+const USAGE = `Usage: connector-proxy
+
+Runs the connector proxy as its own process against the platform's PostgreSQL. Configuration comes from the
+environment: DATABASE_URL, SECRETS_KEY, AUTH_ISSUER (required); PORT, HOST, PUBLIC_URL, AUTH_AUDIENCE,
+PROXY_ALLOW_PRIVATE_NETWORKS, PROXY_FETCH_TIMEOUT_MS, LOG_LEVEL (see packages/proxy/README.md).`;
+
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+
+const configOrExit = (): ReturnType<typeof loadConfig> => {
+  try {
+    return loadConfig();
+  } catch (error) {
+    // One line that names what to fix, not a stack trace.
+    process.stderr.write(`connector-proxy: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+};
+const config = configOrExit();
 const log = pino({ level: config.LOG_LEVEL, name: 'connector-proxy' });
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: tmpdir() });
 const secrets = createSecretBox(config.SECRETS_KEY);
