@@ -1,7 +1,7 @@
 import type { Database, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
 import type { TokenVerifier } from '../auth/verifier.ts';
-import type { AuthorizationCodeFlow, Caller } from '../services/context.ts';
+import type { AuthorizationCodeFlow, Caller, ServiceContext } from '../services/context.ts';
 
 /** What the whole application shares; each request adds its caller, trace id and clock. */
 export type AppDeps = {
@@ -22,3 +22,16 @@ export type RequestLocals = {
   caller?: Caller;
   route?: string;
 };
+
+/** The context a service runs in, the same whichever transport called it. */
+export const serviceContext = (deps: AppDeps, caller: Caller, traceId: string): ServiceContext => ({
+  database: deps.database,
+  secrets: deps.secrets,
+  caller,
+  now: new Date(),
+  traceId,
+  log: deps.log,
+  serverVersion: deps.serverVersion,
+  publicUrl: deps.publicUrl,
+  authorizationCode: deps.authorizationCode,
+});

@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import { authorize } from '../operations/authorize.ts';
 import type { Caller } from '../services/context.ts';
 import { readEnvironment } from '../services/environment-access.ts';
-import type { AppDeps, RequestLocals } from './context.ts';
+import { type AppDeps, type RequestLocals, serviceContext } from './context.ts';
 import { sendProblem } from './problem-response.ts';
 
 export type ProxyHandler = (
@@ -29,19 +29,7 @@ export const mountProxy = (app: Express, deps: AppDeps, handle: ProxyHandler): v
       locals.caller = caller;
       const environment = req.params.environment as string;
       const connectorId = req.params.connectorId as string;
-      const scope = await readEnvironment(
-        {
-          database: deps.database,
-          secrets: deps.secrets,
-          caller,
-          now: new Date(),
-          traceId: locals.traceId,
-          log: deps.log,
-          serverVersion: deps.serverVersion,
-          publicUrl: deps.publicUrl,
-        },
-        environment,
-      );
+      const scope = await readEnvironment(serviceContext(deps, caller, locals.traceId), environment);
       if (!connectorIdSchema.safeParse(connectorId).success) {
         throw new NotFoundError(`Connector '${connectorId}' was not found in this environment.`);
       }

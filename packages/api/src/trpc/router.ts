@@ -10,7 +10,7 @@ import {
 import { authorize } from '../operations/authorize.ts';
 import { parseInput } from '../operations/input.ts';
 import type { AnyOperation, Operation } from '../operations/operation.ts';
-import type { AppDeps } from '../rest/context.ts';
+import { type AppDeps, serviceContext } from '../rest/context.ts';
 import { classify } from '../rest/problem-response.ts';
 
 export type TrpcContext = {
@@ -102,20 +102,7 @@ export const buildTrpcRouter = <const Ops extends readonly (AnyOperation & { id:
       try {
         const caller = await authorize(ctx.deps.verifier, operation.access, ctx.authorization);
         const parsed = parseInput(operation, splitInput(operation, input));
-        return await operation.service(
-          {
-            database: ctx.deps.database,
-            secrets: ctx.deps.secrets,
-            caller,
-            now: new Date(),
-            traceId: ctx.traceId,
-            log: ctx.deps.log,
-            serverVersion: ctx.deps.serverVersion,
-            publicUrl: ctx.deps.publicUrl,
-            authorizationCode: ctx.deps.authorizationCode,
-          },
-          parsed,
-        );
+        return await operation.service(serviceContext(ctx.deps, caller, ctx.traceId), parsed);
       } catch (error) {
         throw toTRPCError(error);
       }
