@@ -23,15 +23,20 @@ export const requestLog = (logger: Logger) =>
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
       err: (err: { type?: string; message?: string }) => ({ type: err.type }),
     },
-    customProps: (_req, res) => {
-      const locals = (res as unknown as { locals: RequestLocals }).locals;
-      return {
-        route: locals?.route ?? 'unmatched',
-        userId: locals?.caller?.userId || undefined,
-        traceId: locals?.traceId,
-      };
-    },
+    // Added to the finished line only: pino-http also applies customProps when the request starts (before the
+    // route and caller are known), so with customProps every line carried `route` and `traceId` twice.
+    customSuccessObject: (_req, res, value) => ({ ...value, ...propsOf(res) }),
+    customErrorObject: (_req, res, _error, value) => ({ ...value, ...propsOf(res) }),
   });
+
+const propsOf = (res: ServerResponse) => {
+  const locals = (res as unknown as { locals: RequestLocals }).locals;
+  return {
+    route: locals?.route ?? 'unmatched',
+    userId: locals?.caller?.userId || undefined,
+    traceId: locals?.traceId,
+  };
+};
 
 const routeOf = (res: ServerResponse) =>
   (res as unknown as { locals: RequestLocals }).locals?.route ?? 'unmatched';
