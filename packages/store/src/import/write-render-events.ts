@@ -14,7 +14,7 @@ type ImportedEvent = {
 /**
  * Render events of a data file are facts with an identity (environment, instant, kind, watermark), not
  * increments: each is recorded in `imported_render_events`, and only the difference to what an earlier import
- * recorded for that identity reaches `render_daily`. Importing the same file again therefore adds nothing.
+ * recorded for that identity reaches `render_daily` and `render_monthly` (in the same statement). Importing the same file again therefore adds nothing.
  */
 export const writeRenderEvents = async (
   tx: Tx,
@@ -59,14 +59,22 @@ export const writeRenderEvents = async (
         select environment_id, at, kind, watermarked, count from incoming
         on conflict (environment_id, at, kind, watermarked) do update set count = excluded.count
         where imported_render_events.count <> excluded.count
+      ), daily as (
+        insert into render_daily (environment_id, day, kind, watermarked, count)
+        select environment_id, (at at time zone 'UTC')::date, kind, watermarked, sum(delta)
+        from previous
+        group by 1, 2, 3, 4
+        having sum(delta) <> 0
+        on conflict (environment_id, day, kind, watermarked)
+        do update set count = render_daily.count + excluded.count
       )
-      insert into render_daily (environment_id, day, kind, watermarked, count)
-      select environment_id, (at at time zone 'UTC')::date, kind, watermarked, sum(delta)
+      insert into render_monthly (environment_id, month, kind, watermarked, count)
+      select environment_id, date_trunc('month', at at time zone 'UTC')::date, kind, watermarked, sum(delta)
       from previous
       group by 1, 2, 3, 4
       having sum(delta) <> 0
-      on conflict (environment_id, day, kind, watermarked)
-      do update set count = render_daily.count + excluded.count`);
+      on conflict (environment_id, month, kind, watermarked)
+      do update set count = render_monthly.count + excluded.count`);
     reported += batch.length;
     progress(batch.length);
   }

@@ -14,7 +14,7 @@ type DailyRow = { environment_id: number; day: string; kind: string; watermarked
 
 /**
  * Runtime ingestion (`POST /api/v1/render-events`): additive, events already validated by core's `RenderEvent`.
- * The batch becomes one upsert statement into the daily roll-up, so a batch is counted whole or not at all,
+ * The batch becomes one upsert statement into the daily and monthly roll-ups, so a batch is counted whole or not at all,
  * and its cost depends on the number of distinct (environment, day, kind, watermark) groups, not on events.
  * Returns the number of events accepted (the batch size).
  */
@@ -55,12 +55,22 @@ export const ingestRenderEvents = async (
     throw new ValidationError(`${bad[0]}: no environment has this guid; nothing was recorded.`, errors);
   }
 
+  // One statement writes both roll-ups (a data-modifying CTE), so the daily and monthly counts never disagree.
   await database.db.execute(sql`
-    insert into render_daily (environment_id, day, kind, watermarked, count)
-    select environment_id, day, kind, watermarked, count
-    from json_to_recordset(${JSON.stringify([...rows.values()])}::json)
-      as x(environment_id integer, day date, kind text, watermarked boolean, count bigint)
-    on conflict (environment_id, day, kind, watermarked)
-    do update set count = render_daily.count + excluded.count`);
+    with incoming as (
+      select * from json_to_recordset(${JSON.stringify([...rows.values()])}::json)
+        as x(environment_id integer, day date, kind text, watermarked boolean, count bigint)
+    ), daily as (
+      insert into render_daily (environment_id, day, kind, watermarked, count)
+      select environment_id, day, kind, watermarked, count from incoming
+      on conflict (environment_id, day, kind, watermarked)
+      do update set count = render_daily.count + excluded.count
+    )
+    insert into render_monthly (environment_id, month, kind, watermarked, count)
+    select environment_id, date_trunc('month', day)::date, kind, watermarked, sum(count)
+    from incoming
+    group by 1, 2, 3, 4
+    on conflict (environment_id, month, kind, watermarked)
+    do update set count = render_monthly.count + excluded.count`);
   return events.length;
 };

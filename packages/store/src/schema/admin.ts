@@ -144,6 +144,25 @@ export const renderDaily = pgTable(
 );
 
 /**
+ * The same renders rolled up per UTC month (`month` is its first day): a year of a subscription is a few
+ * thousand rows instead of a few hundred thousand. Written by the same statement as `render_daily`, so the two
+ * always agree: a month's rows here are the sums of its days there.
+ */
+export const renderMonthly = pgTable(
+  'render_monthly',
+  {
+    environmentId: integer('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    month: date('month', { mode: 'string' }).notNull(),
+    kind: text('kind').notNull(),
+    watermarked: boolean('watermarked').notNull(),
+    count: int64('count').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.environmentId, t.month, t.kind, t.watermarked] })],
+);
+
+/**
  * Render events that came from a data file, by their identity, so that importing the same file again changes
  * nothing (runtime ingestion is additive and does not pass through here).
  */

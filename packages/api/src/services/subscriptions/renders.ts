@@ -4,7 +4,7 @@ import {
   type SubscriptionRendersModel,
   subscriptionRenderGroups,
 } from '@platform/core';
-import { listEnvironmentsOfSubscription, listRenderRows } from '@platform/store';
+import { listEnvironmentsOfSubscription, listRenderTotalRows } from '@platform/store';
 import { loadSubscription } from '../access.ts';
 import type { Service } from '../context.ts';
 import type { GetSubscriptionRendersInput } from './schemas.ts';
@@ -26,7 +26,7 @@ export const getSubscriptionRenders: Service<
   const { db } = ctx.database;
   const [environments, rows] = await Promise.all([
     listEnvironmentsOfSubscription(db, subscription.id),
-    listRenderRows(db, { subscriptionId: subscription.id }, query),
+    listRenderTotalRows(db, { subscriptionId: subscription.id }, query),
   ]);
   return subscriptionRenderGroups(
     environments.map((env) => ({ guid: env.guid, name: env.name, type: env.type as EnvironmentType })),

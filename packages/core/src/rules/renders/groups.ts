@@ -18,6 +18,9 @@ export type RenderRow = {
 
 export type EnvironmentRenderRow = RenderRow & { readonly environmentGuid: string };
 
+/** What subscription groups need of a row: they never split by kind, so the store may sum kinds first. */
+export type SubscriptionRenderRow = Omit<EnvironmentRenderRow, 'kind'>;
+
 /** What subscription renders need of an environment. */
 export type RenderEnvironment = {
   readonly guid: string;
@@ -83,7 +86,7 @@ const typeThenName = (a: RenderEnvironment, b: RenderEnvironment): number =>
  */
 export const subscriptionRenderGroups = (
   environments: readonly RenderEnvironment[],
-  rows: readonly EnvironmentRenderRow[],
+  rows: readonly SubscriptionRenderRow[],
   query: RenderQuery,
 ): SubscriptionRendersModel[] => {
   const known = new Map(environments.map((environment) => [environment.guid, environment]));

@@ -5,6 +5,7 @@ export {
   OTHERS_NAME,
   type RenderEnvironment,
   type RenderRow,
+  type SubscriptionRenderRow,
   subscriptionRenderGroups,
 } from './groups.ts';
 export {
@@ -17,3 +18,4 @@ export {
   type RenderGroupBy,
   type RenderQuery,
 } from './query.ts';
+export { splitWholeMonths, type WholeMonthSplit } from './whole-months.ts';

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   environmentRoles,
@@ -84,6 +85,10 @@ const seed = async (database: TestDatabase) => {
     { environmentId: 2, day: '2026-02-28', kind: 'Image', watermarked: false, count: 100 },
     { environmentId: 5, day: '2026-03-02', kind: 'Pdf', watermarked: false, count: 1000 },
   ]);
+  // Ingestion and import keep render_monthly equal to the monthly sums of render_daily; so does this fixture.
+  await db.execute(sql`insert into render_monthly
+    select environment_id, date_trunc('month', day)::date, kind, watermarked, sum(count)
+    from render_daily group by 1, 2, 3, 4`);
 };
 
 const backends = await testBackends();

@@ -1,6 +1,6 @@
-import type { EnvironmentRenderRow } from '@platform/core';
-import { and, asc, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
-import { environments, renderDaily } from '../../schema/admin.ts';
+import { type EnvironmentRenderRow, type SubscriptionRenderRow, splitWholeMonths } from '@platform/core';
+import { type SQL, sql } from 'drizzle-orm';
+import { queryRows } from '../../query-rows.ts';
 import type { Db } from '../../types.ts';
 
 /** Which renders to count: one environment's, or those of every environment of a subscription. */
@@ -11,56 +11,89 @@ export type RenderDays = { startDay: string; endDay: string };
 
 export type RenderTotals = { renders: number; watermarkedRenders: number };
 
-const scopeCondition = (scope: RenderScope): SQL =>
+const environmentIds = (scope: RenderScope): SQL =>
   'environmentId' in scope
-    ? eq(renderDaily.environmentId, scope.environmentId)
-    : eq(environments.subscriptionId, scope.subscriptionId);
-
-const dayCondition = (days: RenderDays): SQL | undefined =>
-  and(gte(renderDaily.day, days.startDay), lte(renderDaily.day, days.endDay));
+    ? sql`environment_id = ${scope.environmentId}`
+    : sql`environment_id in (select id from environments where subscription_id = ${scope.subscriptionId})`;
 
 /**
- * Render counts per environment, UTC day, kind and watermark flag within `days` (the rollup is already one
- * row per such key; the sum keeps that true whatever the table holds).
+ * The roll-up rows (environment_id, day, kind, watermarked, count) that count `days`: whole months from
+ * `render_monthly` (`day` is then the month's first day), the partial months at the edges from `render_daily`.
+ * A year of a subscription is then a few thousand rows, not a few hundred thousand. With `monthly: false`, every
+ * day comes from `render_daily` (callers that group by day).
+ */
+const rollupRows = (scope: RenderScope, days: RenderDays, monthly: boolean): SQL => {
+  const ids = environmentIds(scope);
+  const split = monthly ? splitWholeMonths(days) : { months: undefined, days: [days] };
+  const parts: SQL[] = split.days.map(
+    (range) => sql`select environment_id, day, kind, watermarked, count from render_daily
+      where ${ids} and day between ${range.startDay}::date and ${range.endDay}::date`,
+  );
+  if (split.months) {
+    parts.push(sql`select environment_id, month as day, kind, watermarked, count from render_monthly
+      where ${ids} and month between ${split.months.first}::date and ${split.months.last}::date`);
+  }
+  return sql.join(parts, sql` union all `);
+};
+
+/**
+ * Render counts per environment, kind and watermark flag within `days`: per UTC day, or with `groupBy: 'year'`
+ * per whole month (dated by its first day) and per day only in the partial months at the range's edges, which is
+ * all that month groups need (CONTRACT.md §5: renders outside the range are not counted, even in an edge month).
+ * The sum keeps one row per key whatever the tables hold.
  */
 export const listRenderRows = async (
   db: Db,
   scope: RenderScope,
-  days: RenderDays,
+  days: RenderDays & { groupBy?: 'year' | 'month' },
 ): Promise<EnvironmentRenderRow[]> => {
-  const rows = await db
-    .select({
-      environmentGuid: environments.guid,
-      day: renderDaily.day,
-      kind: renderDaily.kind,
-      watermarked: renderDaily.watermarked,
-      count: sql<number>`sum(${renderDaily.count})`.mapWith(Number),
-    })
-    .from(renderDaily)
-    .innerJoin(environments, eq(environments.id, renderDaily.environmentId))
-    .where(and(scopeCondition(scope), dayCondition(days)))
-    .groupBy(environments.guid, renderDaily.day, renderDaily.kind, renderDaily.watermarked)
-    .orderBy(asc(renderDaily.day));
-  return rows.map((row) => ({ ...row, day: String(row.day).slice(0, 10) }));
+  const rows = await queryRows<{
+    environmentGuid: string;
+    day: string;
+    kind: string;
+    watermarked: boolean;
+    count: number;
+  }>(
+    db,
+    sql`select e.guid as "environmentGuid", to_char(r.day, 'YYYY-MM-DD') as day, r.kind, r.watermarked,
+          sum(r.count)::float8 as count
+        from (${rollupRows(scope, days, days.groupBy === 'year')}) r
+        join environments e on e.id = r.environment_id
+        group by e.guid, r.day, r.kind, r.watermarked
+        order by r.day`,
+  );
+  return rows.map((row) => ({ ...row, count: Number(row.count) }));
 };
 
-/** Non-watermarked and watermarked render totals within `days`. */
+/**
+ * As `listRenderRows`, with the kinds summed: one row per environment, day (or whole month) and watermark flag,
+ * all that subscription groups need, and a quarter of the rows to read and send.
+ */
+export const listRenderTotalRows = async (
+  db: Db,
+  scope: RenderScope,
+  days: RenderDays & { groupBy?: 'year' | 'month' },
+): Promise<SubscriptionRenderRow[]> => {
+  const rows = await queryRows<{ environmentGuid: string; day: string; watermarked: boolean; count: number }>(
+    db,
+    sql`select e.guid as "environmentGuid", to_char(r.day, 'YYYY-MM-DD') as day, r.watermarked,
+          sum(r.count)::float8 as count
+        from (${rollupRows(scope, days, days.groupBy === 'year')}) r
+        join environments e on e.id = r.environment_id
+        group by e.guid, r.day, r.watermarked`,
+  );
+  return rows.map((row) => ({ ...row, count: Number(row.count) }));
+};
+
+/** Non-watermarked and watermarked render totals within `days` (whole months read from the monthly roll-up). */
 export const sumRenders = async (db: Db, scope: RenderScope, days: RenderDays): Promise<RenderTotals> => {
-  const [row] = await db
-    .select({
-      renders:
-        sql<number>`coalesce(sum(${renderDaily.count}) filter (where not ${renderDaily.watermarked}), 0)`.mapWith(
-          Number,
-        ),
-      watermarkedRenders:
-        sql<number>`coalesce(sum(${renderDaily.count}) filter (where ${renderDaily.watermarked}), 0)`.mapWith(
-          Number,
-        ),
-    })
-    .from(renderDaily)
-    .innerJoin(environments, eq(environments.id, renderDaily.environmentId))
-    .where(and(scopeCondition(scope), dayCondition(days)));
-  return { renders: row?.renders ?? 0, watermarkedRenders: row?.watermarkedRenders ?? 0 };
+  const [row] = await queryRows<{ renders: number; watermarkedRenders: number }>(
+    db,
+    sql`select coalesce(sum(count) filter (where not watermarked), 0)::float8 as renders,
+          coalesce(sum(count) filter (where watermarked), 0)::float8 as "watermarkedRenders"
+        from (${rollupRows(scope, days, true)}) r`,
+  );
+  return { renders: Number(row?.renders ?? 0), watermarkedRenders: Number(row?.watermarkedRenders ?? 0) };
 };
 
 /**

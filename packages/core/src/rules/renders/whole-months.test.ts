@@ -1,0 +1,57 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { addDays, dayFromEpoch, epochDay, monthEnd, monthStart } from './dates.ts';
+import { splitWholeMonths } from './whole-months.ts';
+
+/** Every day a split covers, from its whole months and its edge days. */
+const coveredDays = (split: ReturnType<typeof splitWholeMonths>): string[] => {
+  const days: string[] = [];
+  for (const range of split.days) {
+    for (let day = range.startDay; day <= range.endDay; day = addDays(day, 1)) days.push(day);
+  }
+  if (split.months) {
+    for (let day = split.months.first; day <= monthEnd(split.months.last); day = addDays(day, 1))
+      days.push(day);
+  }
+  return days.sort();
+};
+
+describe('splitWholeMonths', () => {
+  it('keeps partial edge months as days and whole months as months', () => {
+    expect(splitWholeMonths({ startDay: '2025-01-15', endDay: '2025-04-10' })).toEqual({
+      months: { first: '2025-02-01', last: '2025-03-01' },
+      days: [
+        { startDay: '2025-01-15', endDay: '2025-01-31' },
+        { startDay: '2025-04-01', endDay: '2025-04-10' },
+      ],
+    });
+    expect(splitWholeMonths({ startDay: '2024-02-01', endDay: '2024-02-29' })).toEqual({
+      months: { first: '2024-02-01', last: '2024-02-01' },
+      days: [],
+    });
+    expect(splitWholeMonths({ startDay: '2025-01-02', endDay: '2025-02-27' })).toEqual({
+      months: undefined,
+      days: [{ startDay: '2025-01-02', endDay: '2025-02-27' }],
+    });
+  });
+
+  it('covers every day of any range exactly once, with months that are whole and inside it', () => {
+    const day = fc.integer({ min: epochDay('1999-11-01'), max: epochDay('2031-03-31') }).map(dayFromEpoch);
+    fc.assert(
+      fc.property(day, fc.integer({ min: 0, max: 800 }), (startDay, length) => {
+        const endDay = addDays(startDay, length);
+        const split = splitWholeMonths({ startDay, endDay });
+        const expected: string[] = [];
+        for (let d = startDay; d <= endDay; d = addDays(d, 1)) expected.push(d);
+        expect(coveredDays(split)).toEqual(expected);
+        if (split.months) {
+          expect(split.months.first).toBe(monthStart(split.months.first));
+          expect(split.months.first >= startDay && monthEnd(split.months.last) <= endDay).toBe(true);
+          // Beside whole months, the edges are within one partial month each.
+          for (const range of split.days) expect(monthStart(range.startDay)).toBe(monthStart(range.endDay));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
