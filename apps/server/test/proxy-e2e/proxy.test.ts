@@ -1,10 +1,10 @@
+import { loginThroughBrowser, type Oidc, oidcClients, startOidc } from '@platform/proxy/testing';
 import { importDataFile, schema } from '@platform/store';
 import { testBackends } from '@platform/store/testing';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, USERS } from '../support/fixture.ts';
 import { startTarget, startTokenServer, type Target, type TokenServer } from '../support/loopback-servers.ts';
-import { loginThroughBrowser, type Oidc, oidcClients, startOidc } from '../support/oidc.ts';
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts';
 import { connectorBody, connectorsPath, ENVIRONMENT, expectStatus, platformClient } from './support.ts';
 
@@ -61,9 +61,10 @@ describe.each(await testBackends())('connector proxy through the composed server
     tokenServer = await startTokenServer();
     // The identity provider must know the platform's redirect URI of the connector before the login starts.
     codeConnectorId = await publish({ name: 'Authorization code connector' });
-    oidc = await startOidc([
-      `${tp.url}${connectorsPath}/${codeConnectorId}/auth/oauth-authorization-code/redirect`,
-    ]);
+    oidc = await startOidc(
+      [`${tp.url}${connectorsPath}/${codeConnectorId}/auth/oauth-authorization-code/redirect`],
+      'client_secret_basic',
+    );
   });
   afterAll(async () => {
     await tp?.close();

@@ -1,3 +1,4 @@
+/// <reference path="./oidc-provider.d.ts" />
 import { generateKeyPairSync } from 'node:crypto';
 import { importSPKI, jwtVerify } from 'jose';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
@@ -30,7 +31,11 @@ export const oidcClients = {
  * registerGrantType (the assertion's RS256 signature checked against the public key); authorization code
  * with refresh tokens and the development login/consent pages.
  */
-export const startOidc = async (redirectUris: string[]): Promise<Oidc> => {
+export const startOidc = async (
+  redirectUris: string[],
+  /** How the authorization-code client authenticates at the token endpoint. */
+  codeClientAuthMethod: 'client_secret_basic' | 'client_secret_post' = 'client_secret_post',
+): Promise<Oidc> => {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const privateKeyPem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const verificationKey = await importSPKI(
@@ -72,7 +77,7 @@ export const startOidc = async (redirectUris: string[]): Promise<Oidc> => {
       {
         client_id: oidcClients.code.id,
         client_secret: oidcClients.code.secret,
-        token_endpoint_auth_method: 'client_secret_post',
+        token_endpoint_auth_method: codeClientAuthMethod,
         grant_types: ['authorization_code', 'refresh_token'],
         redirect_uris: redirectUris,
         response_types: ['code'],
@@ -146,7 +151,10 @@ export const startOidc = async (redirectUris: string[]): Promise<Oidc> => {
   };
 };
 
-/** Plays the user's browser through the provider's development login and consent pages. */
+/**
+ * Plays the user's browser through the provider's development login and consent pages, over HTTP with its
+ * cookies, and returns the URL the provider finally redirects to (the platform's callback, not yet followed).
+ */
 export const loginThroughBrowser = async (authorizationUrl: string, login: string): Promise<URL> => {
   const cookies = new Map<string, string>();
   const send = async (url: string, init: RequestInit = {}) => {
@@ -165,13 +173,14 @@ export const loginThroughBrowser = async (authorizationUrl: string, login: strin
     }
     return response;
   };
+  const origin = new URL(authorizationUrl).origin;
   let url = authorizationUrl;
   for (let step = 0; step < 12; step++) {
     const response = await send(url);
     const location = response.headers.get('location');
     if (location) {
       const next = new URL(location, url);
-      if (!next.pathname.startsWith('/interaction/') && !next.pathname.startsWith('/auth')) return next;
+      if (next.origin !== origin) return next;
       url = next.href;
       continue;
     }
@@ -184,7 +193,9 @@ export const loginThroughBrowser = async (authorizationUrl: string, login: strin
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams(form).toString(),
     });
-    url = new URL(submitted.headers.get('location') ?? url, url).href;
+    const after = new URL(submitted.headers.get('location') ?? url, url);
+    if (after.origin !== origin) return after;
+    url = after.href;
   }
   throw new Error('the login did not come back to the redirect URI');
 };

@@ -1,0 +1,2 @@
+/** Test support shared with the server's end-to-end suites (`@platform/proxy/testing`). */
+export { jwtBearerGrant, loginThroughBrowser, type Oidc, oidcClients, startOidc } from './oidc.ts';
