@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type Server, STATUS_CODES } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import {
   createApp,
   createDevIssuer,
@@ -11,6 +12,7 @@ import {
   operations,
   type TokenVerifier,
 } from '@platform/api';
+import { problem } from '@platform/core';
 import { createProxy } from '@platform/proxy';
 import {
   createSecretBox,
@@ -23,6 +25,7 @@ import {
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { type Config, publicUrlOf } from './config.ts';
+import { listenImportSocket } from './import-socket.ts';
 import { serverVersion } from './server-version.ts';
 
 export type Platform = {
@@ -52,6 +55,7 @@ export const startPlatform = async (
     const secrets = createSecretBox(config.secretsKey ?? (await loadOrCreateSecretsKey(config.dataDir)));
 
     const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 });
+    server.on('clientError', answerClientError);
     server.listen(config.port, config.host);
     await once(server, 'listening');
     const url = publicUrlOf(config, (server.address() as AddressInfo).port);
@@ -104,6 +108,10 @@ export const startPlatform = async (
     });
     server.on('request', app);
 
+    const closeImportSocket = config.databaseUrl
+      ? undefined
+      : await listenImportSocket(config.dataDir, database, log);
+
     let closing: Promise<void> | undefined;
     const close = () => {
       closing ??= (async () => {
@@ -114,6 +122,7 @@ export const startPlatform = async (
         await closed;
         clearTimeout(deadline);
         await proxy.close();
+        await closeImportSocket?.();
         // A database handed in belongs to the caller, who closes it.
         if (!opened) await database.close();
       })();
@@ -124,4 +133,38 @@ export const startPlatform = async (
     if (!opened) await database.close();
     throw error;
   }
+};
+
+/**
+ * Requests Node's HTTP parser rejects before any route sees them (malformed request line or framing, headers over
+ * the size limit, header timeout) are answered like every other error (CONTRACT.md §4): a ProblemDetails body
+ * with a traceId, served as application/json, then the connection is closed.
+ */
+const answerClientError = (error: Error & { code?: string }, socket: Socket) => {
+  // Answer only when no response is under way on the connection (a keep-alive connection between two requests
+  // is fine), then drop it.
+  const responding = (socket as Socket & { _httpMessage?: unknown })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || responding) {
+    socket.destroy();
+    return;
+  }
+  const status =
+    error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const detail =
+    status === 431
+      ? 'The request headers are larger than the server accepts; send fewer or shorter headers.'
+      : status === 408
+        ? 'The request headers did not arrive in time; send the request again.'
+        : 'The request is not valid HTTP/1.1; check the request line, headers and body framing.';
+  const body = JSON.stringify({
+    ...problem({ status, detail, traceId: randomBytes(16).toString('hex') }),
+    title: STATUS_CODES[status],
+  });
+  // A HEAD request gets the head alone: a body there would corrupt the client's framing.
+  const head = (error as { rawPacket?: Buffer }).rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
+  socket.write(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
+  );
+  socket.destroySoon();
 };

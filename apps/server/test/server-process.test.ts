@@ -99,6 +99,33 @@ describe('the platform-server process', () => {
     const rejected = await runBin(['import', file], { DATA_DIR: dataDir });
     expect(rejected.code).toBe(1);
     expect(rejected.stderr).toContain('subscriptions[0].environments[0].type');
+
+    const good = join(dataDir, 'good.json');
+    await writeFile(
+      good,
+      JSON.stringify({
+        users: [{ id: 'auth0|imported', email: 'imported@example.com' }],
+        subscriptions: [
+          {
+            id: 9902,
+            guid: '99000000-0000-4000-8000-000000000011',
+            name: 'imported',
+            clientId: '99000000-0000-4000-8000-000000000012',
+            subscriptionType: 'Saas',
+            pricebookVersion: '1',
+            subscriptionTier: 'Team',
+            members: [{ userId: 'auth0|imported', subscriptionRoles: ['SubscriptionOwner'] }],
+          },
+        ],
+      }),
+    );
+    const imported = await runBin(['import', good], { DATA_DIR: dataDir });
+    expect(imported.code).toBe(0);
+    // The running server sees the import at once: it made it, on its own database.
+    const url = /Platform API\s+(http:\/\/\S+)\/api\/v1\/info/.exec(output)?.[1];
+    const minted = await runBin(['token', '--sub', 'auth0|imported', '--roles', 'platform:read'], { DATA_DIR: dataDir });
+    const response = await fetch(`${url}/api/v1/subscriptions`, { headers: { authorization: `Bearer ${minted.stdout.trim()}` } });
+    expect(((await response.json()) as { id: number }[]).map((s) => s.id)).toEqual([9902]);
   });
 
   it('refuses a bad configuration naming the variable', async () => {

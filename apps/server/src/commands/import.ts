@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { createDevIssuer } from '@platform/api';
 import { ValidationError } from '@platform/core';
 import { importDataFile, migrate, openDatabase } from '@platform/store';
 import { loadConfig } from '../config.ts';
+import { sendToImportSocket } from '../import-socket.ts';
 import { readServerFile } from '../server-file.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -37,7 +37,7 @@ export const importFile = async (file: string | undefined): Promise<void> => {
   const data = await readDataFile(file);
   const running = config.databaseUrl ? undefined : await readServerFile(config.dataDir);
   if (running) {
-    await importThroughServer(running.url, data, config);
+    await importThroughServer(running.url, data, config.dataDir);
     return;
   }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -50,36 +50,11 @@ export const importFile = async (file: string | undefined): Promise<void> => {
   }
 };
 
-const importThroughServer = async (
-  url: string,
-  data: unknown,
-  config: ReturnType<typeof loadConfig>,
-): Promise<void> => {
-  if (config.authIssuer || config.production) {
-    throw new UsageError('A server is running on the embedded database: stop it first, then import.');
-  }
-  const issuer = await createDevIssuer({
-    dataDir: config.dataDir,
-    issuer: url,
-    audience: config.authAudience,
-  });
-  const token = await issuer.mint({
-    sub: 'platform-server-import',
-    roles: ['platform:admin', 'platform:write'],
-    ttlSeconds: 600,
-  });
-  process.stderr.write(`A server is running at ${url}: importing through it.\n`);
-  const response = await fetch(`${url}/api/v1/imports`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(data),
-  });
-  const body = (await response.json().catch(() => ({}))) as {
-    detail?: string;
-    errors?: Record<string, string[]>;
-  };
-  if (!response.ok) {
-    throw new ValidationError(body.detail ?? `The server answered ${response.status}.`, body.errors);
-  }
+const importThroughServer = async (url: string, data: unknown, dataDir: string): Promise<void> => {
+  process.stderr.write(`A server is running at ${url} on this embedded database: importing through it.\n`);
+  const answer = await sendToImportSocket(dataDir, JSON.stringify(data));
+  const body = answer.body as { message?: string; errors?: Record<string, string[]> };
+  if (answer.status !== 200)
+    throw new ValidationError(body.message ?? `The server answered ${answer.status}.`, body.errors);
   process.stdout.write(`Imported: ${JSON.stringify(body)}\n`);
 };

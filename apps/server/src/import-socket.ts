@@ -1,0 +1,89 @@
+import { chmod, rm } from 'node:fs/promises';
+import { createServer, request } from 'node:http';
+import { join } from 'node:path';
+import { isServiceError } from '@platform/core';
+import { type Database, importDataFile } from '@platform/store';
+import type { Logger } from 'pino';
+
+/**
+ * PGlite belongs to one process, so `platform-server import` cannot open the embedded database beside a running
+ * server. The server listens on a Unix socket in DATA_DIR instead, readable by its own user only: whoever may read the
+ * data folder may import into it, whatever issuer the HTTP API trusts.
+ */
+export const importSocketPath = (dataDir: string): string => join(dataDir, 'import.sock');
+
+const MAX_BYTES = 256 * 1024 * 1024;
+
+export const listenImportSocket = async (
+  dataDir: string,
+  database: Database,
+  log: Logger,
+): Promise<() => Promise<void>> => {
+  const path = importSocketPath(dataDir);
+  await rm(path, { force: true });
+  const server = createServer(async (req, res) => {
+    const answer = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method !== 'POST' || req.url !== '/import') return answer(404, { message: 'POST /import only' });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BYTES) return answer(413, { message: 'The data file is larger than 256 MiB.' });
+      chunks.push(chunk as Buffer);
+    }
+    try {
+      const summary = await importDataFile(database, JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      log.info({ summary }, 'data file imported');
+      answer(200, summary);
+    } catch (error) {
+      if (isServiceError(error))
+        return answer(error.status, { message: error.message, errors: error.errors });
+      log.error({ err: { message: (error as Error).message } }, 'import failed');
+      answer(500, { message: 'The import failed unexpectedly; nothing was imported.' });
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(path, resolve);
+  });
+  await chmod(path, 0o600);
+  return async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await rm(path, { force: true });
+  };
+};
+
+/** The client side: sends the data file to the running server; resolves with its status and answer. */
+export const sendToImportSocket = (
+  dataDir: string,
+  body: string,
+): Promise<{ status: number; body: unknown }> =>
+  new Promise((resolve, reject) => {
+    const req = request(
+      {
+        socketPath: importSocketPath(dataDir),
+        method: 'POST',
+        path: '/import',
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => {
+          try {
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
