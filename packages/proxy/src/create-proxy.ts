@@ -22,7 +22,8 @@ export type ProxyOptions = {
   fetchTimeoutMs?: number;
   /**
    * How long a connector's decoded configuration is reused between requests. Default 1000 ms: a change
-   * reaches every replica within that time. 0 reads the store on every request.
+   * reaches every replica within that time, and this process at once through `invalidateConnector`.
+   * 0 reads the store on every request (one prepared query; secrets are only opened again when changed).
    */
   configCacheMs?: number;
   /** Which resolved addresses count as public; tests on loopback replace it. Default: IANA special-purpose ranges excluded. */
@@ -33,6 +34,11 @@ export type ConnectorProxy = {
   /** Proxies one request (CONTRACT.md §7). Never rejects: errors are written as ProblemDetails. */
   handle(req: IncomingMessage, res: ServerResponse, ctx: ProxyRequestContext): Promise<void>;
   tokens: TokenService;
+  /**
+   * Call after changing a connector (republish, PATCH, DELETE, its auth or shared headers): this process then
+   * reads its configuration afresh on the very next request; other replicas within `configCacheMs`.
+   */
+  invalidateConnector(connectorId: string): void;
   close(): Promise<void>;
 };
 
@@ -67,6 +73,7 @@ export const createProxy = (options: ProxyOptions): ConnectorProxy => {
   return {
     handle,
     tokens,
+    invalidateConnector: (connectorId) => loader.invalidate(connectorId),
     async close() {
       tokens.clear();
       await Promise.all([targetAgent.close(), tokenAgent.close()]);

@@ -3,6 +3,7 @@ import { type Database, type SecretBox, schema } from '@platform/store';
 import { and, eq } from 'drizzle-orm';
 import { LRUCache } from 'lru-cache';
 import { type AuthConfig, decodeAuthConfig, StoredConfigurationError } from '../auth-config.ts';
+import { type ConnectorConfigRow, prepareConnectorConfigQuery } from './connector-config-query.ts';
 
 /** What the proxy needs of a connector for one request; secrets opened. */
 export type ConnectorConfig = {
@@ -24,12 +25,49 @@ const notFound = (connectorId: string) =>
 export type ConnectorConfigLoader = {
   load(environmentId: number, connectorId: string, usage: AuthUsage): Promise<ConnectorConfig>;
   loadAuth(connectorId: string, usage: AuthUsage): Promise<AuthConfig | undefined>;
+  /** Forgets what is cached of a connector (both usages): the next request reads the store. */
+  invalidate(connectorId: string): void;
 };
 
+/** The decoded secret parts of a row, with the sealed strings they came from (sealing uses a random IV). */
+type Decoded = {
+  sharedSealed: string | null;
+  sharedHeaders: Record<string, string>;
+  authSealed: string | null;
+  authRevision: number | null;
+  auth: AuthConfig | undefined;
+};
+
+const openSharedHeaders = (sealed: string | null, secrets: SecretBox): Record<string, string> => {
+  if (sealed === null) return {};
+  try {
+    return JSON.parse(secrets.open(sealed)) as Record<string, string>;
+  } catch {
+    throw new StoredConfigurationError('the stored shared headers could not be opened');
+  }
+};
+
+const decodeAuth = (row: ConnectorConfigRow, connectorId: string, usage: AuthUsage, secrets: SecretBox) =>
+  row.authType !== null && row.authRevision !== null && row.authPublic !== null && row.authSecret !== null
+    ? decodeAuthConfig(
+        {
+          connectorId,
+          usage,
+          type: row.authType,
+          revision: row.authRevision,
+          publicData: row.authPublic,
+          secretData: row.authSecret,
+        },
+        secrets,
+      )
+    : undefined;
+
 /**
- * Reads the connector, the usage's authorization and the shared headers in one round trip.
- * `cacheMs` > 0 keeps the decoded result that long, so a hot connector does not cost a query and a
- * decryption per proxied request; a configuration change then reaches every replica within `cacheMs`.
+ * Reads the connector, the usage's authorization and the shared headers in one prepared query, and keeps
+ * the result `cacheMs`; a configuration change then reaches other replicas within `cacheMs`, and this
+ * process at once when its writers call `invalidate`. Even with `cacheMs` 0 (one query per request) the
+ * secrets are only opened again when their sealed form changed: every auth change takes a new revision and
+ * every seal a new IV, so an unchanged sealed string is an unchanged value.
  */
 export const createConnectorConfigLoader = (
   database: Database,
@@ -37,78 +75,73 @@ export const createConnectorConfigLoader = (
   cacheMs: number,
 ): ConnectorConfigLoader => {
   const cache = cacheMs > 0 ? new LRUCache<string, ConnectorConfig>({ max: 5_000, ttl: cacheMs }) : undefined;
+  const decoded = new LRUCache<string, Decoded>({ max: 5_000 });
+  // With a cache, concurrent misses of one key share one query (else every expiry costs a burst of them).
+  const pending = new Map<string, Promise<ConnectorConfig>>();
+  // Bumped by invalidate: a query that started before it must not cache what it read.
+  let generation = 0;
+  let query: ReturnType<typeof prepareConnectorConfigQuery> | undefined;
 
-  const query = async (
-    environmentId: number,
-    connectorId: string,
-    usage: AuthUsage,
-  ): Promise<ConnectorConfig> => {
-    const { connectors, connectorAuth, connectorSharedHeaders } = schema;
-    const rows = await database.db
-      .select({
-        id: connectors.id,
-        enabled: connectors.enabled,
-        allowedDomains: connectors.allowedDomains,
-        forwardedHeaders: connectors.forwardedHeaders,
-        sharedHeaders: connectorSharedHeaders.headers,
-        authType: connectorAuth.type,
-        authRevision: connectorAuth.revision,
-        authPublic: connectorAuth.publicData,
-        authSecret: connectorAuth.secretData,
-      })
-      .from(connectors)
-      .leftJoin(
-        connectorAuth,
-        and(eq(connectorAuth.connectorId, connectors.id), eq(connectorAuth.usage, usage)),
-      )
-      .leftJoin(connectorSharedHeaders, eq(connectorSharedHeaders.connectorId, connectors.id))
-      .where(and(eq(connectors.id, connectorId), eq(connectors.environmentId, environmentId)))
-      .limit(1);
-    const row = rows[0];
-    if (!row) throw notFound(connectorId);
+  const read = async (key: string, environmentId: number, connectorId: string, usage: AuthUsage) => {
+    query ??= prepareConnectorConfigQuery(database);
+    const row = await query(environmentId, connectorId, usage);
+    if (!row) {
+      decoded.delete(key);
+      throw notFound(connectorId);
+    }
     // Disabled is 403, not 404: the caller can already see the connector in the environment's list.
     if (!row.enabled)
       throw new ForbiddenError(`Connector ${connectorId} is disabled; enable it before using it.`);
-    let sharedHeaders: Record<string, string> = {};
-    if (row.sharedHeaders !== null) {
-      try {
-        sharedHeaders = JSON.parse(secrets.open(row.sharedHeaders)) as Record<string, string>;
-      } catch {
-        throw new StoredConfigurationError('the stored shared headers could not be opened');
-      }
+    let parts = decoded.get(key);
+    if (
+      !parts ||
+      parts.sharedSealed !== row.sharedHeaders ||
+      parts.authSealed !== row.authSecret ||
+      parts.authRevision !== row.authRevision
+    ) {
+      parts = {
+        sharedSealed: row.sharedHeaders,
+        sharedHeaders: openSharedHeaders(row.sharedHeaders, secrets),
+        authSealed: row.authSecret,
+        authRevision: row.authRevision,
+        auth: decodeAuth(row, connectorId, usage, secrets),
+      };
+      decoded.set(key, parts);
     }
-    const auth =
-      row.authType !== null && row.authRevision !== null && row.authPublic !== null && row.authSecret !== null
-        ? decodeAuthConfig(
-            {
-              connectorId,
-              usage,
-              type: row.authType,
-              revision: row.authRevision,
-              publicData: row.authPublic,
-              secretData: row.authSecret,
-            },
-            secrets,
-          )
-        : undefined;
     return {
       id: connectorId,
       allowedDomains: row.allowedDomains,
       forwardedHeaders: row.forwardedHeaders,
-      sharedHeaders,
-      auth,
+      sharedHeaders: parts.sharedHeaders,
+      auth: parts.auth,
     };
   };
 
   return {
-    async load(environmentId, connectorId, usage) {
-      if (!uuidPattern.test(connectorId)) throw notFound(connectorId);
-      const key = `${environmentId}:${connectorId.toLowerCase()}:${usage}`;
+    load(environmentId, connectorId, usage) {
+      if (!uuidPattern.test(connectorId)) return Promise.reject(notFound(connectorId));
+      const id = connectorId.toLowerCase();
+      const key = `${id}:${environmentId}:${usage}`;
       const cached = cache?.get(key);
-      if (cached) return cached;
-      const config = await query(environmentId, connectorId.toLowerCase(), usage);
-      cache?.set(key, config);
-      return config;
+      if (cached) return Promise.resolve(cached);
+      // Without a cache every request reads for itself: one that arrives after a change must see it.
+      if (!cache) return read(key, environmentId, id, usage);
+      const inFlight = pending.get(key);
+      if (inFlight) return inFlight;
+      const started = generation;
+      const loading = read(key, environmentId, id, usage).then(
+        (config) => {
+          if (pending.get(key) === loading) pending.delete(key);
+          if (started === generation) cache.set(key, config);
+          return config;
+        },
+        (error: unknown) => {
+          if (pending.get(key) === loading) pending.delete(key);
+          throw error;
+        },
+      );
+      pending.set(key, loading);
+      return loading;
     },
     async loadAuth(connectorId, usage) {
       if (!uuidPattern.test(connectorId)) return undefined;
@@ -120,6 +153,14 @@ export const createConnectorConfigLoader = (
         .limit(1);
       const row = rows[0];
       return row ? decodeAuthConfig(row, secrets) : undefined;
+    },
+    invalidate(connectorId) {
+      generation++;
+      const prefix = `${connectorId.toLowerCase()}:`;
+      for (const map of [cache, decoded, pending] as const) {
+        if (!map) continue;
+        for (const key of [...map.keys()]) if (key.startsWith(prefix)) map.delete(key);
+      }
     },
   };
 };

@@ -1,14 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream';
 import { ForbiddenError } from '@platform/core';
 import type { Logger } from 'pino';
 import type { Agent } from 'undici';
 import { type AuthConfig, isOAuth } from '../auth-config.ts';
 import type { ProxyMetrics } from '../metrics.ts';
+import { createUpstreamObserver } from '../metrics-children.ts';
 import type { AddressGuard } from '../net/address-guard.ts';
 import type { TokenService } from '../tokens/token-service.ts';
 import type { ConnectorConfigLoader } from './connector-config.ts';
 import { outgoingHeaders, responseHeaders } from './header-filter.ts';
+import { pipeResponse } from './pipe-response.ts';
 import { readProxyTarget } from './proxy-headers.ts';
 import { readRequestBody } from './request-body.ts';
 import {
@@ -43,10 +44,9 @@ const credentialOf = async (auth: AuthConfig | undefined, userId: string, tokens
   return { name: 'authorization', value: `Bearer ${await tokens.accessToken(auth, userId)}` };
 };
 
-const statusClass = (status: number) => `${Math.floor(status / 100)}xx`;
-
 export const createProxyHandler = (deps: ProxyHandlerDeps) => {
   const { loader, tokens, agent, metrics, log, guard, timeoutMs } = deps;
+  const observeUpstream = createUpstreamObserver(metrics.upstreamDuration);
 
   return async (req: IncomingMessage, res: ServerResponse, ctx: ProxyRequestContext): Promise<void> => {
     try {
@@ -61,11 +61,7 @@ export const createProxyHandler = (deps: ProxyHandlerDeps) => {
       const body = await readRequestBody(req);
       const auth = connector.auth;
       let credential: Credential | undefined = await credentialOf(auth, ctx.caller.userId, tokens);
-      const observe = (status: number, seconds: number) =>
-        metrics.upstreamDuration.observe(
-          { connector: connector.id, status_class: statusClass(status) },
-          seconds,
-        );
+      const observe = (status: number, seconds: number) => observeUpstream(connector.id, status, seconds);
       const send = () =>
         sendUpstream(
           {
@@ -80,7 +76,7 @@ export const createProxyHandler = (deps: ProxyHandlerDeps) => {
         );
 
       let response: UpstreamResponse = await send();
-      const extra: Record<string, string> = {};
+      let unauthorized: string | undefined;
       if (response.statusCode === 401 && response.credentialSent && auth) {
         // Retry once with a fresh token, only when the body can be sent again (buffered ≤ 1 MiB or none).
         if (isOAuth(auth) && body.kind !== 'stream' && credential) {
@@ -97,14 +93,15 @@ export const createProxyHandler = (deps: ProxyHandlerDeps) => {
           tokens.renew(auth, ctx.caller.userId, rejected).catch(() => {});
         }
         if (response.statusCode === 401 && response.credentialSent) {
-          extra['x-grafx-unauthorized'] = `${auth.type}, ${connector.id}`;
+          unauthorized = `${auth.type}, ${connector.id}`;
         }
       }
-      res.writeHead(response.statusCode, { ...responseHeaders(response.headers), ...extra });
-      pipeline(response.body, res, (error) => {
-        if (error && !res.destroyed) res.destroy();
-        if (error) log.debug({ traceId: ctx.traceId, reason: error.message }, 'proxied response ended early');
-      });
+      const outgoing = responseHeaders(response.headers);
+      if (unauthorized !== undefined) outgoing['x-grafx-unauthorized'] = unauthorized;
+      res.writeHead(response.statusCode, outgoing);
+      pipeResponse(response.body, res, (reason) =>
+        log.debug({ traceId: ctx.traceId, reason }, 'proxied response ended early'),
+      );
     } catch (error) {
       // The caller's body may still be arriving; it is not wanted any more.
       if (!req.readableEnded) req.resume();

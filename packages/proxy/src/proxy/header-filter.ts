@@ -47,22 +47,31 @@ export type OutgoingHeaderOptions = {
   forwardedHeaders: boolean;
 };
 
+const noNames: ReadonlySet<string> = new Set();
+
+/** Names listed in these headers, or a shared empty set when there are none (the usual case: no allocation). */
+const namesIn = (...values: (string | string[] | undefined)[]): ReadonlySet<string> => {
+  if (values.every((value) => value === undefined)) return noNames;
+  return new Set(values.flatMap(listed));
+};
+
 /** The caller's headers as the target may see them (credentials are added per hop, later). */
 export const outgoingHeaders = (req: IncomingMessage, options: OutgoingHeaderOptions): OutgoingHeaders => {
   const incoming: IncomingHttpHeaders = req.headers;
-  const dropped = new Set([
-    ...listed(incoming.connection),
-    ...listed(incoming['x-grafx-proxy-exclude-headers']),
-  ]);
+  const dropped = namesIn(incoming.connection, incoming['x-grafx-proxy-exclude-headers']);
   const out: OutgoingHeaders = {};
-  for (const [name, value] of Object.entries(incoming)) {
+  for (const name in incoming) {
+    const value = incoming[name];
     if (value === undefined) continue;
     if (hopByHop.has(name) || neverForwarded.has(name) || dropped.has(name) || name.startsWith('x-grafx-'))
       continue;
     out[name] = value;
   }
   // Shared headers are the connector owner's: they win over what the script sent.
-  for (const [name, value] of Object.entries(options.sharedHeaders)) out[name.toLowerCase()] = value;
+  for (const name in options.sharedHeaders) {
+    const value = options.sharedHeaders[name];
+    if (value !== undefined) out[name.toLowerCase()] = value;
+  }
   if (options.forwardedHeaders) {
     const chain = listed(incoming['x-forwarded-for']);
     const client = req.socket.remoteAddress;
@@ -75,9 +84,10 @@ export const outgoingHeaders = (req: IncomingMessage, options: OutgoingHeaderOpt
 
 /** The target's response headers as the caller may see them. */
 export const responseHeaders = (headers: IncomingHttpHeaders): OutgoingHeaders => {
-  const dropped = new Set(listed(headers.connection));
+  const dropped = namesIn(headers.connection);
   const out: OutgoingHeaders = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name];
     if (value === undefined) continue;
     // x-grafx-* from a target could forge the proxy's own signals (X-GRAFX-UNAUTHORIZED).
     if (hopByHop.has(name) || dropped.has(name) || name.startsWith('x-grafx-')) continue;

@@ -157,7 +157,14 @@ export const createTokenCache = ({
         userId,
       };
       const cacheKey = cacheKeyOf(key);
-      if (rejected !== undefined) {
+      if (rejected === undefined) {
+        // The common case answered synchronously: `fetch` would build a status object and promises for it.
+        const hit = cache.get(cacheKey);
+        if (hit) {
+          metrics.tokenCache.inc({ connector: key.connectorId, result: 'hit' });
+          return hit;
+        }
+      } else {
         // Another request may already have replaced the rejected token: then that one is the fresh one.
         const current = cache.get(cacheKey);
         if (current && current.accessToken !== rejected) return current;
