@@ -123,8 +123,12 @@ describe('the platform-server process', () => {
     expect(imported.code).toBe(0);
     // The running server sees the import at once: it made it, on its own database.
     const url = /Platform API\s+(http:\/\/\S+)\/api\/v1\/info/.exec(output)?.[1];
-    const minted = await runBin(['token', '--sub', 'auth0|imported', '--roles', 'platform:read'], { DATA_DIR: dataDir });
-    const response = await fetch(`${url}/api/v1/subscriptions`, { headers: { authorization: `Bearer ${minted.stdout.trim()}` } });
+    const minted = await runBin(['token', '--sub', 'auth0|imported', '--roles', 'platform:read'], {
+      DATA_DIR: dataDir,
+    });
+    const response = await fetch(`${url}/api/v1/subscriptions`, {
+      headers: { authorization: `Bearer ${minted.stdout.trim()}` },
+    });
     expect(((await response.json()) as { id: number }[]).map((s) => s.id)).toEqual([9902]);
   });
 
