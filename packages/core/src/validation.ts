@@ -18,9 +18,10 @@ export const fieldErrors = (error: z.ZodError, prefix = ''): FieldErrors => {
     for (const path of paths) {
       const name = formatPath(path) || prefix || '(root)';
       const message = issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message;
-      const list = out[name] ?? [];
+      // Own properties only: a field named `constructor` or `__proto__` must not meet Object.prototype's.
+      const list = Object.hasOwn(out, name) ? (out[name] ?? []) : [];
       list.push(message);
-      out[name] = list;
+      Object.defineProperty(out, name, { value: list, enumerable: true, writable: true, configurable: true });
     }
   }
   return out;
