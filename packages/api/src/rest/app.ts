@@ -100,6 +100,12 @@ const mapBodyError = (error: unknown): unknown => {
     return new ValidationError('The request body must be UTF-8 JSON.', { body: ['unsupported encoding'] });
   }
   if (type === 'request.aborted') return new ValidationError('The request was aborted.');
+  // The router decodes path parameters with decodeURIComponent: a malformed escape (`%c0%ae`) is the caller's.
+  if (error instanceof URIError) {
+    return new ValidationError('The request path is not valid percent-encoded UTF-8.', {
+      path: ['malformed percent-encoding'],
+    });
+  }
   return error;
 };
 
