@@ -24,6 +24,8 @@ const notFound = (reference: string) =>
 /** The environment named by the path if the caller may see it; else 404. */
 export const readEnvironment = async (ctx: ServiceContext, reference: string): Promise<EnvironmentScope> => {
   const { db } = ctx.database;
+  // PostgreSQL text cannot hold U+0000: such a reference names nothing (and would fail the query).
+  if (reference.includes('\u0000')) throw notFound(reference);
   const environment = await findEnvironmentByReference(db, reference);
   if (!environment) throw notFound(reference);
   const membership = await findMembership(db, environment.subscriptionId, ctx.caller.userId);
