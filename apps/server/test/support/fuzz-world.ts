@@ -1,5 +1,5 @@
-import type { TestPlatform } from './platform.ts';
 import { ENV_PROD, ENV_SANDBOX, SUB_A, SUB_B, USERS } from './fixture.ts';
+import type { TestPlatform } from './platform.ts';
 
 /** The token roles of CONTRACT.md §3, one caller per row: every fuzzed request is sent as one of them. */
 export const CALLERS = [

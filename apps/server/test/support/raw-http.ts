@@ -28,7 +28,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 export const sendRaw = (
   base: string,
   req: RawRequest,
-  options: { timeoutMs?: number; maxBytes?: number } = {},
+  options: { timeoutMs?: number; maxBytes?: number; fresh?: boolean } = {},
 ): Promise<RawReply | undefined> => {
   const { hostname, port } = new URL(base);
   const maxBytes = options.maxBytes ?? 2 * MiB;
@@ -46,7 +46,7 @@ export const sendRaw = (
           req.body !== undefined && !req.headers?.['transfer-encoding']
             ? { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) }
             : req.headers,
-        agent: process.env.RAW_FRESH ? false : agent,
+        agent: options.fresh ? false : agent,
         timeout: options.timeoutMs ?? 15_000,
       });
     } catch (error) {
@@ -71,7 +71,12 @@ export const sendRaw = (
         chunks.push(chunk);
       });
       const done = () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks), truncated });
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks),
+          truncated,
+        });
       res.on('end', done);
       res.on('close', done);
     });
