@@ -85,9 +85,6 @@ export const startPlatform = async (
       metricsRegistry: metrics,
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
       publicUrl: url,
-      // One process serves both the environment API and the proxy: read the configuration fresh on every request,
-      // so an authorization change applies to the very next proxied call.
-      configCacheMs: 0,
     });
     const deps = {
       database,
@@ -97,6 +94,9 @@ export const startPlatform = async (
       serverVersion,
       publicUrl: url,
       authorizationCode: proxy.tokens,
+      // The environment API's writers drop a changed connector from the proxy's short configuration cache, so the
+      // very next proxied call of this process sees the change (other replicas within the cache's second).
+      connectorChanged: proxy.invalidateConnector,
     };
     const app = createApp({
       deps,

@@ -12,6 +12,7 @@ export type AppDeps = {
   readonly serverVersion: string;
   readonly publicUrl: string;
   readonly authorizationCode?: AuthorizationCodeFlow | undefined;
+  readonly connectorChanged?: ((connectorId: string) => void) | undefined;
 };
 
 export const ANONYMOUS: Caller = { userId: '', roles: new Set() };
@@ -34,4 +35,5 @@ export const serviceContext = (deps: AppDeps, caller: Caller, traceId: string): 
   serverVersion: deps.serverVersion,
   publicUrl: deps.publicUrl,
   authorizationCode: deps.authorizationCode,
+  connectorChanged: deps.connectorChanged,
 });

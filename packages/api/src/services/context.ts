@@ -36,6 +36,8 @@ export type ServiceContext = {
   readonly serverVersion: string;
   readonly publicUrl: string;
   readonly authorizationCode?: AuthorizationCodeFlow | undefined;
+  /** Tells the composed connector proxy that a connector's configuration changed, so its cache drops it now. */
+  readonly connectorChanged?: ((connectorId: string) => void) | undefined;
 };
 
 /** Every service has this shape; its input is path and query parameters flattened, plus `body` when it takes one. */

@@ -20,6 +20,7 @@ export const deleteConnectorAuth: Service<DeleteConnectorAuthInput, void> = asyn
     now: ctx.now,
   });
   if (removed) {
+    ctx.connectorChanged?.(connector.id);
     ctx.log.info(
       { environmentId: environment.guid, connectorId: connector.id, usage: input.authUsage, type: removed },
       'connector authorization deleted',

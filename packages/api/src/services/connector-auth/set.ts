@@ -34,5 +34,6 @@ export const setConnectorAuth: Service<SetConnectorAuthInput, AuthConfigurationS
     { environmentId: environment.guid, connectorId: connector.id, usage, type, revision: row.revision },
     'connector authorization set',
   );
+  ctx.connectorChanged?.(connector.id);
   return { id: row.id, name: row.name, type, usage };
 };

@@ -18,5 +18,6 @@ export const patchConnector: Service<PatchConnectorInput, Connector> = async (ct
     now: ctx.now,
   });
   if (!row) throw connectorNotFound(input.connectorId);
+  ctx.connectorChanged?.(current.id);
   return toConnector(row);
 };

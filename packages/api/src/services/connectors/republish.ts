@@ -28,5 +28,6 @@ export const republishConnector: Service<RepublishConnectorInput, Connector> = a
   });
   if (!row) throw connectorNotFound(input.connectorId);
   ctx.log.info({ environmentId: environment.guid, connectorId: row.id }, 'connector republished');
+  ctx.connectorChanged?.(current.id);
   return toConnector(row);
 };

@@ -35,5 +35,6 @@ export const setSharedHeaders: Service<SetSharedHeadersInput, SharedHeaderNames>
     { environmentId: environment.guid, connectorId: connector.id, headers: names.length },
     'connector shared headers set',
   );
+  ctx.connectorChanged?.(connector.id);
   return { names };
 };
