@@ -2,6 +2,7 @@ import { UnauthenticatedError } from '@platform/core';
 import { createRemoteJWKSet, type JWTVerifyGetKey, errors as joseErrors, jwtVerify } from 'jose';
 import type { Caller } from '../services/context.ts';
 import { callerFromClaims } from './caller.ts';
+import { createVerifiedTokenCache } from './verified-token-cache.ts';
 
 export const ACCEPTED_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'];
 
@@ -45,6 +46,9 @@ export const createTokenVerifier = (options: {
   keys?: JWTVerifyGetKey;
 }): TokenVerifier => {
   const keys = options.keys ?? discoveredKeys(options.issuer);
+  // A signature check costs more than the rest of a small request; a token already verified is trusted until it
+  // expires (the cache never extends a token's life).
+  const verified = createVerifiedTokenCache(CLOCK_TOLERANCE_SECONDS);
   // Issuer URLs are compared exactly by JWT rules, but `https://idp/` and `https://idp` name the same issuer in
   // configuration: accept the `iss` spelled either way.
   const bare = options.issuer.replace(/\/+$/, '');
@@ -56,8 +60,11 @@ export const createTokenVerifier = (options: {
       const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(authorization);
       if (!match?.[1])
         throw new UnauthenticatedError('The Authorization header must be "Bearer <token>".', true);
+      const token = match[1];
+      const cached = verified.get(token);
+      if (cached) return cached;
       try {
-        const { payload } = await jwtVerify(match[1], keys, {
+        const { payload } = await jwtVerify(token, keys, {
           issuer: issuers,
           clockTolerance: CLOCK_TOLERANCE_SECONDS,
           audience: options.audience,
@@ -65,6 +72,7 @@ export const createTokenVerifier = (options: {
         });
         const caller = callerFromClaims(payload);
         if (!caller) throw new UnauthenticatedError('The token has no subject.', true);
+        verified.set(token, caller, payload);
         return caller;
       } catch (error) {
         if (error instanceof UnauthenticatedError) throw error;

@@ -13,7 +13,7 @@ import {
   type EnvironmentWithSubscription,
   findEnvironmentByGuid,
   findMembership,
-  findSubscriptionByGuid,
+  findSubscriptionWithMembership,
   type MembershipRecord,
   type SubscriptionRow,
 } from '@platform/store';
@@ -70,9 +70,10 @@ export const loadSubscription = async (
     subscriptionNotFound(subscriptionId),
   );
   const { db } = ctx.database;
-  const subscription = await findSubscriptionByGuid(db, guid);
-  if (!subscription) throw subscriptionNotFound(subscriptionId);
-  const membership = await findMembership(db, subscription.id, ctx.caller.userId);
+  // One round trip for both: every subscription request starts here.
+  const found = await findSubscriptionWithMembership(db, guid, ctx.caller.userId);
+  if (!found) throw subscriptionNotFound(subscriptionId);
+  const { subscription, membership } = found;
   const access: Access = { membership: toMembership(membership), isOperator: isOperator(ctx.caller) };
   if (!canSeeSubscription(access)) throw subscriptionNotFound(subscriptionId);
   return { subscription, membership, access };

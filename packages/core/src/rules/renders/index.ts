@@ -18,4 +18,4 @@ export {
   type RenderGroupBy,
   type RenderQuery,
 } from './query.ts';
-export { splitWholeMonths, type WholeMonthSplit } from './whole-months.ts';
+export { planRangeSum, type SumPlan, splitWholeMonths, type WholeMonthSplit } from './whole-months.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { addDays, dayFromEpoch, epochDay, monthEnd, monthStart } from './dates.ts';
-import { splitWholeMonths } from './whole-months.ts';
+import { planRangeSum, splitWholeMonths } from './whole-months.ts';
 
 /** Every day a split covers, from its whole months and its edge days. */
 const coveredDays = (split: ReturnType<typeof splitWholeMonths>): string[] => {
@@ -53,5 +53,32 @@ describe('splitWholeMonths', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('plans sums whose days, counted with their signs, are exactly the range', () => {
+    const day = fc.integer({ min: epochDay('1999-11-01'), max: epochDay('2031-03-31') }).map(dayFromEpoch);
+    fc.assert(
+      fc.property(day, fc.integer({ min: 0, max: 800 }), (startDay, length) => {
+        const endDay = addDays(startDay, length);
+        const plan = planRangeSum({ startDay, endDay });
+        const weight = new Map<string, number>();
+        const add = (from: string, to: string, sign: number) => {
+          for (let d = from; d <= to; d = addDays(d, 1)) weight.set(d, (weight.get(d) ?? 0) + sign);
+        };
+        for (const m of plan.months) add(m.first, monthEnd(m.last), 1);
+        for (const r of plan.days) add(r.startDay, r.endDay, 1);
+        for (const r of plan.minus) add(r.startDay, r.endDay, -1);
+        const counted = [...weight].filter(([, w]) => w !== 0);
+        expect(counted.every(([, w]) => w === 1)).toBe(true);
+        expect(counted.map(([d]) => d).sort()).toEqual(coveredDays(splitWholeMonths({ startDay, endDay })));
+      }),
+      { numRuns: 300 },
+    );
+    // A trailing window ending mid-month reads the rest of the month, not the days so far.
+    expect(planRangeSum({ startDay: '2026-10-24', endDay: '2026-11-22' })).toEqual({
+      months: [{ first: '2026-11-01', last: '2026-11-01' }],
+      days: [{ startDay: '2026-10-24', endDay: '2026-10-31' }],
+      minus: [{ startDay: '2026-11-23', endDay: '2026-11-30' }],
+    });
   });
 });

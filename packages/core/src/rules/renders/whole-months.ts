@@ -1,4 +1,4 @@
-import { addDays, addMonths, type DayRange, monthEnd, monthStart } from './dates.ts';
+import { addDays, addMonths, type DayRange, daySpan, monthEnd, monthStart } from './dates.ts';
 
 /**
  * A day range cut where a monthly roll-up can answer: `months` are the whole calendar months inside the range
@@ -21,4 +21,39 @@ export const splitWholeMonths = (range: DayRange): WholeMonthSplit => {
   const afterLast = addMonths(last, 1);
   if (afterLast <= endDay) days.push({ startDay: afterLast, endDay });
   return { months: { first, last }, days };
+};
+
+/**
+ * How to total a range from both roll-ups reading the fewest days: whole months from the monthly roll-up, and each
+ * partial month either by its days inside the range, or, when fewer days lie outside it, as the whole month minus
+ * those outside days (`minus`). A trailing window ending today reads the few days left in the current month (most
+ * of them still empty) instead of every day so far. Only for totals: subtracted rows carry no meaning per group.
+ */
+export type SumPlan = {
+  readonly months: readonly { readonly first: string; readonly last: string }[];
+  readonly days: readonly DayRange[];
+  readonly minus: readonly DayRange[];
+};
+
+export const planRangeSum = (range: DayRange): SumPlan => {
+  const split = splitWholeMonths(range);
+  const months = split.months ? [split.months] : [];
+  const days: DayRange[] = [];
+  const minus: DayRange[] = [];
+  for (const edge of split.days) {
+    // An edge range spans at most two months (a range without whole months may cross one month boundary).
+    for (let start = edge.startDay; start <= edge.endDay; start = addMonths(start, 1)) {
+      const end = monthEnd(start) < edge.endDay ? monthEnd(start) : edge.endDay;
+      const month = monthStart(start);
+      const inside = daySpan(start, end);
+      if (daySpan(month, monthEnd(month)) - inside < inside) {
+        months.push({ first: month, last: month });
+        if (month < start) minus.push({ startDay: month, endDay: addDays(start, -1) });
+        if (end < monthEnd(month)) minus.push({ startDay: addDays(end, 1), endDay: monthEnd(month) });
+      } else {
+        days.push({ startDay: start, endDay: end });
+      }
+    }
+  }
+  return { months, days, minus };
 };

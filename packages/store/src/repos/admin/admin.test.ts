@@ -11,9 +11,9 @@ import {
 import { type TestDatabase, testBackends } from '../../test-support.ts';
 import { findEnvironmentByGuid, listEnvironments, usedStorage } from './environments.ts';
 import { listIdpDomains, replaceIdpDomains } from './idp-domains.ts';
-import { countTemplateDesigners, findMembership } from './memberships.ts';
+import { countTemplateDesigners, findMembership, findSubscriptionWithMembership } from './memberships.ts';
 import { averageDailyRenders, listRenderRows, sumRenders } from './renders.ts';
-import { listAllSubscriptions, listSubscriptionsVisibleTo } from './subscriptions.ts';
+import { findSubscriptionByGuid, listAllSubscriptions, listSubscriptionsVisibleTo } from './subscriptions.ts';
 import { listSubscriptionUsers } from './users.ts';
 
 const SUB = '5b000000-0000-4000-8000-000000000001';
@@ -151,6 +151,17 @@ describe.each(backends)('admin repos on $name', (backend) => {
     expect(await findMembership(database.db, 1, 'u|none')).toBeUndefined();
     expect(await countTemplateDesigners(database.db, 1)).toBe(2);
     expect(await countTemplateDesigners(database.db, 2)).toBe(1);
+  });
+
+  it('reads a subscription with a membership in one statement, as the two lookups would', async () => {
+    const subscription = await findSubscriptionByGuid(database.db, SUB);
+    for (const userId of ['u|owner', 'u|odd', 'u|env', 'U|upper', 'u|none']) {
+      expect(await findSubscriptionWithMembership(database.db, SUB, userId)).toEqual({
+        subscription,
+        membership: await findMembership(database.db, 1, userId),
+      });
+    }
+    expect(await findSubscriptionWithMembership(database.db, guid(99), 'u|owner')).toBeUndefined();
   });
 
   it('render sums over inclusive day ranges', async () => {

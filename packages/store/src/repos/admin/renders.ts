@@ -1,4 +1,9 @@
-import { type EnvironmentRenderRow, type SubscriptionRenderRow, splitWholeMonths } from '@platform/core';
+import {
+  type EnvironmentRenderRow,
+  planRangeSum,
+  type SubscriptionRenderRow,
+  splitWholeMonths,
+} from '@platform/core';
 import { type SQL, sql } from 'drizzle-orm';
 import { queryRows } from '../../query-rows.ts';
 import type { Db } from '../../types.ts';
@@ -11,10 +16,15 @@ export type RenderDays = { startDay: string; endDay: string };
 
 export type RenderTotals = { renders: number; watermarkedRenders: number };
 
+/**
+ * The environments counted. As `= any(array(...))` rather than `in (select ...)`: the planner then reads the
+ * (environment_id, day) primary key per environment instead of hash-joining a scan of the whole roll-up, which
+ * made a week of a 50-environment subscription cost as much as a year.
+ */
 const environmentIds = (scope: RenderScope): SQL =>
   'environmentId' in scope
     ? sql`environment_id = ${scope.environmentId}`
-    : sql`environment_id in (select id from environments where subscription_id = ${scope.subscriptionId})`;
+    : sql`environment_id = any(array(select id from environments where subscription_id = ${scope.subscriptionId}))`;
 
 /**
  * The roll-up rows (environment_id, day, kind, watermarked, count) that count `days`: whole months from
@@ -85,13 +95,33 @@ export const listRenderTotalRows = async (
   return rows.map((row) => ({ ...row, count: Number(row.count) }));
 };
 
-/** Non-watermarked and watermarked render totals within `days` (whole months read from the monthly roll-up). */
+/**
+ * Non-watermarked and watermarked render totals within `days`: whole months from the monthly roll-up, partial
+ * months by their days or as the month minus the days outside the range, whichever reads fewer days
+ * (core's `planRangeSum`).
+ */
 export const sumRenders = async (db: Db, scope: RenderScope, days: RenderDays): Promise<RenderTotals> => {
+  const ids = environmentIds(scope);
+  const plan = planRangeSum(days);
+  const parts: SQL[] = [
+    ...plan.months.map(
+      (m) => sql`select watermarked, count from render_monthly
+        where ${ids} and month between ${m.first}::date and ${m.last}::date`,
+    ),
+    ...plan.days.map(
+      (r) => sql`select watermarked, count from render_daily
+        where ${ids} and day between ${r.startDay}::date and ${r.endDay}::date`,
+    ),
+    ...plan.minus.map(
+      (r) => sql`select watermarked, -count from render_daily
+        where ${ids} and day between ${r.startDay}::date and ${r.endDay}::date`,
+    ),
+  ];
   const [row] = await queryRows<{ renders: number; watermarkedRenders: number }>(
     db,
     sql`select coalesce(sum(count) filter (where not watermarked), 0)::float8 as renders,
           coalesce(sum(count) filter (where watermarked), 0)::float8 as "watermarkedRenders"
-        from (${rollupRows(scope, days, true)}) r`,
+        from (${sql.join(parts, sql` union all `)}) r`,
   );
   return { renders: Number(row?.renders ?? 0), watermarkedRenders: Number(row?.watermarkedRenders ?? 0) };
 };
