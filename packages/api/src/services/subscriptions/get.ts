@@ -1,9 +1,9 @@
 import { currentMonthRange, type SubscriptionModel, trailingDaysRange } from '@platform/core';
 import {
-  averageDailyRenders,
   countTemplateDesigners,
   listEnvironmentsOfSubscription,
-  sumRenders,
+  perDay,
+  sumRendersInRanges,
 } from '@platform/store';
 import { loadSubscription } from '../access.ts';
 import type { Service } from '../context.ts';
@@ -15,11 +15,16 @@ export const getSubscription: Service<GetSubscriptionInput, SubscriptionModel> =
   const { db } = ctx.database;
   const scope = { subscriptionId: subscription.id };
   const days = subscription.averageRendersPeriodDays;
-  const [environments, used, average, templateDesignerSeatsUsed] = await Promise.all([
+  // The current month and the averaging window are totalled by one statement.
+  const [environments, [used, window], templateDesignerSeatsUsed] = await Promise.all([
     listEnvironmentsOfSubscription(db, subscription.id),
-    sumRenders(db, scope, currentMonthRange(ctx.now)),
-    averageDailyRenders(db, scope, { ...trailingDaysRange(ctx.now, days), count: days }),
+    sumRendersInRanges(db, scope, [currentMonthRange(ctx.now), trailingDaysRange(ctx.now, days)]),
     countTemplateDesigners(db, subscription.id),
   ]);
-  return toSubscriptionModel(subscription, { environments, used, average, templateDesignerSeatsUsed });
+  return toSubscriptionModel(subscription, {
+    environments,
+    used: used!,
+    average: perDay(window!, days),
+    templateDesignerSeatsUsed,
+  });
 };

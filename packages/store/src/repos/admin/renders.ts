@@ -96,34 +96,58 @@ export const listRenderTotalRows = async (
 };
 
 /**
- * Non-watermarked and watermarked render totals within `days`: whole months from the monthly roll-up, partial
- * months by their days or as the month minus the days outside the range, whichever reads fewer days
- * (core's `planRangeSum`).
+ * Non-watermarked and watermarked render totals within each of `ranges`, in one statement: whole months from the
+ * monthly roll-up, partial months by their days or as the month minus the days outside the range, whichever
+ * reads fewer days (core's `planRangeSum`).
  */
-export const sumRenders = async (db: Db, scope: RenderScope, days: RenderDays): Promise<RenderTotals> => {
+export const sumRendersInRanges = async (
+  db: Db,
+  scope: RenderScope,
+  ranges: readonly RenderDays[],
+): Promise<RenderTotals[]> => {
   const ids = environmentIds(scope);
-  const plan = planRangeSum(days);
-  const parts: SQL[] = [
-    ...plan.months.map(
-      (m) => sql`select watermarked, count from render_monthly
-        where ${ids} and month between ${m.first}::date and ${m.last}::date`,
-    ),
-    ...plan.days.map(
-      (r) => sql`select watermarked, count from render_daily
-        where ${ids} and day between ${r.startDay}::date and ${r.endDay}::date`,
-    ),
-    ...plan.minus.map(
-      (r) => sql`select watermarked, -count from render_daily
-        where ${ids} and day between ${r.startDay}::date and ${r.endDay}::date`,
-    ),
-  ];
-  const [row] = await queryRows<{ renders: number; watermarkedRenders: number }>(
+  const parts = ranges.flatMap((days, i) => {
+    const plan = planRangeSum(days);
+    return [
+      ...plan.months.map(
+        (m) => sql`select ${i}::int as part, watermarked, count from render_monthly
+          where ${ids} and month between ${m.first}::date and ${m.last}::date`,
+      ),
+      ...plan.days.map(
+        (r) => sql`select ${i}::int as part, watermarked, count from render_daily
+          where ${ids} and day between ${r.startDay}::date and ${r.endDay}::date`,
+      ),
+      ...plan.minus.map(
+        (r) => sql`select ${i}::int as part, watermarked, -count as count from render_daily
+          where ${ids} and day between ${r.startDay}::date and ${r.endDay}::date`,
+      ),
+    ];
+  });
+  if (parts.length === 0) return [];
+  const rows = await queryRows<{ part: number; renders: number; watermarkedRenders: number }>(
     db,
-    sql`select coalesce(sum(count) filter (where not watermarked), 0)::float8 as renders,
+    sql`select part, coalesce(sum(count) filter (where not watermarked), 0)::float8 as renders,
           coalesce(sum(count) filter (where watermarked), 0)::float8 as "watermarkedRenders"
-        from (${sql.join(parts, sql` union all `)}) r`,
+        from (${sql.join(parts, sql` union all `)}) r
+        group by part`,
   );
-  return { renders: Number(row?.renders ?? 0), watermarkedRenders: Number(row?.watermarkedRenders ?? 0) };
+  return ranges.map((_, i) => {
+    const row = rows.find((r) => Number(r.part) === i);
+    return { renders: Number(row?.renders ?? 0), watermarkedRenders: Number(row?.watermarkedRenders ?? 0) };
+  });
+};
+
+/** Non-watermarked and watermarked render totals within `days`. */
+export const sumRenders = async (db: Db, scope: RenderScope, days: RenderDays): Promise<RenderTotals> =>
+  (await sumRendersInRanges(db, scope, [days]))[0]!;
+
+/** Totals over `days` days as means per day, rounded down (CONTRACT.md §5 `averageRenders`). */
+export const perDay = (totals: RenderTotals, days: number): RenderTotals => {
+  const count = Math.max(1, days);
+  return {
+    renders: Math.floor(totals.renders / count),
+    watermarkedRenders: Math.floor(totals.watermarkedRenders / count),
+  };
 };
 
 /**
@@ -135,10 +159,5 @@ export const averageDailyRenders = async (
   scope: RenderScope,
   days: RenderDays & { count: number },
 ): Promise<RenderTotals> => {
-  const totals = await sumRenders(db, scope, days);
-  const count = Math.max(1, days.count);
-  return {
-    renders: Math.floor(totals.renders / count),
-    watermarkedRenders: Math.floor(totals.watermarkedRenders / count),
-  };
+  return perDay(await sumRenders(db, scope, days), days.count);
 };
