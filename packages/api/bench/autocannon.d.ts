@@ -1,0 +1,18 @@
+// autocannon ships no types: the part the bench uses.
+declare module 'autocannon' {
+  type Options = {
+    url: string;
+    connections?: number;
+    duration?: number;
+    headers?: Record<string, string>;
+    workers?: number;
+  };
+  type Result = {
+    requests: { average: number };
+    latency: { p50: number; p99: number };
+    errors: number;
+    non2xx: number;
+  };
+  const autocannon: (options: Options) => Promise<Result>;
+  export default autocannon;
+}
