@@ -1,6 +1,6 @@
 /**
- * Runs core's public functions under Deno, to prove the package uses Web APIs only (no `node:` imports,
- * Buffer or process). Plain asserts: the test machines reach no registry but npm, so no jsr:@std/assert.
+ * Runs core's public functions under Deno, to prove the package uses Web APIs only (nothing Node-specific).
+ * Plain asserts: the test machines reach no registry but npm, so no jsr:@std/assert.
  * Named `*_test.ts`, not `*.test.ts`, so vitest leaves it to `deno test`.
  * No deno.json: Deno takes the npm workspace (root package.json) as its workspace and resolves `zod` from
  * node_modules by itself; a member deno.json may not set `nodeModulesDir` anyway.
