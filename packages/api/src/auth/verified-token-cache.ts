@@ -15,7 +15,17 @@ type Entry = { caller: Caller; notBefore: number; expiresAt: number };
  */
 export const createVerifiedTokenCache = (toleranceSeconds: number, now: () => number = Date.now) => {
   const cache = new LRUCache<string, Entry>({ max: MAX_ENTRIES });
-  const keyOf = (token: string) => createHash('sha256').update(token).digest('base64url');
+  // Clients send the same token request after request: the last token's key is remembered, so the hash is
+  // computed only when the token changes.
+  let lastToken: string | undefined;
+  let lastKey = '';
+  const keyOf = (token: string) => {
+    if (token !== lastToken) {
+      lastKey = createHash('sha256').update(token).digest('base64url');
+      lastToken = token;
+    }
+    return lastKey;
+  };
   return {
     get(token: string): Caller | undefined {
       const key = keyOf(token);

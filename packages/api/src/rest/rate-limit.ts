@@ -13,12 +13,20 @@ export const rateLimit = (perSecond: number): RequestHandler => {
   if (perSecond <= 0) return (_req, _res, next) => next();
   const capacity = perSecond * 2;
   const buckets = new LRUCache<string, Bucket>({ max: 100_000 });
+  // Hash the token so the key held in memory is not itself a credential. A client sends the same token request
+  // after request, so the last one's key is remembered and the hash computed only when the token changes.
+  let lastAuthorization: string | undefined;
+  let lastKey = '';
+  const tokenKey = (authorization: string) => {
+    if (authorization !== lastAuthorization) {
+      lastKey = `t:${createHash('sha256').update(authorization).digest('base64url')}`;
+      lastAuthorization = authorization;
+    }
+    return lastKey;
+  };
   return (req, _res, next) => {
     const authorization = req.headers.authorization;
-    // Hash the token so the key held in memory is not itself a credential.
-    const key = authorization
-      ? `t:${createHash('sha256').update(authorization).digest('base64url')}`
-      : `a:${req.socket.remoteAddress ?? 'unknown'}`;
+    const key = authorization ? tokenKey(authorization) : `a:${req.socket.remoteAddress ?? 'unknown'}`;
     const now = performance.now();
     const bucket = buckets.get(key) ?? { tokens: capacity, at: now };
     bucket.tokens = Math.min(capacity, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);

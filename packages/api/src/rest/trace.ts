@@ -13,5 +13,19 @@ export const traceIdOf = (traceparent: string | undefined): string => {
   ) {
     return match[1];
   }
-  return randomBytes(16).toString('hex');
+  return newTraceId();
+};
+
+// Random bytes drawn in blocks: one call to the system's generator per 256 trace ids instead of one per request.
+const BLOCK = 16 * 256;
+let block = Buffer.alloc(0);
+let offset = BLOCK;
+
+const newTraceId = (): string => {
+  if (offset >= BLOCK) {
+    block = randomBytes(BLOCK);
+    offset = 0;
+  }
+  offset += 16;
+  return block.toString('hex', offset - 16, offset);
 };

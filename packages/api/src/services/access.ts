@@ -11,8 +11,7 @@ import {
 } from '@platform/core';
 import {
   type EnvironmentWithSubscription,
-  findEnvironmentByGuid,
-  findMembership,
+  findEnvironmentWithMembership,
   findSubscriptionWithMembership,
   type MembershipRecord,
   type SubscriptionRow,
@@ -60,23 +59,37 @@ export type SubscriptionAccess = {
   readonly access: Access;
 };
 
+/** The guid `subscriptionId` names, or the error a malformed one answers (400 where listed, else 404). */
+export const subscriptionGuid = (subscriptionId: unknown, malformed: MalformedId): string =>
+  requireGuid(subscriptionId, 'subscriptionId', malformed, () => subscriptionNotFound(subscriptionId));
+
+/**
+ * The access check of a subscription read together with the caller's membership (by `loadSubscription`, or by a
+ * statement that reads more in the same round trip): unknown or not visible → 404.
+ */
+export const checkSubscription = <
+  T extends { subscription: SubscriptionRow; membership: MembershipRecord | undefined },
+>(
+  ctx: ServiceContext,
+  subscriptionId: unknown,
+  found: T | undefined,
+): T & { access: Access } => {
+  if (!found) throw subscriptionNotFound(subscriptionId);
+  const access: Access = { membership: toMembership(found.membership), isOperator: isOperator(ctx.caller) };
+  if (!canSeeSubscription(access)) throw subscriptionNotFound(subscriptionId);
+  return { ...found, access };
+};
+
 /** The subscription named by `subscriptionId` if the caller may see it; else 404 (400 for a malformed id where listed). */
 export const loadSubscription = async (
   ctx: ServiceContext,
   subscriptionId: unknown,
   malformed: MalformedId,
 ): Promise<SubscriptionAccess> => {
-  const guid = requireGuid(subscriptionId, 'subscriptionId', malformed, () =>
-    subscriptionNotFound(subscriptionId),
-  );
-  const { db } = ctx.database;
+  const guid = subscriptionGuid(subscriptionId, malformed);
   // One round trip for both: every subscription request starts here.
-  const found = await findSubscriptionWithMembership(db, guid, ctx.caller.userId);
-  if (!found) throw subscriptionNotFound(subscriptionId);
-  const { subscription, membership } = found;
-  const access: Access = { membership: toMembership(membership), isOperator: isOperator(ctx.caller) };
-  if (!canSeeSubscription(access)) throw subscriptionNotFound(subscriptionId);
-  return { subscription, membership, access };
+  const found = await findSubscriptionWithMembership(ctx.database.db, guid, ctx.caller.userId);
+  return checkSubscription(ctx, subscriptionId, found);
 };
 
 /** As `loadSubscription`, and the caller must hold SubscriptionOwner or SubscriptionAdmin (operators do), else 403. */
@@ -108,10 +121,10 @@ export const loadEnvironment = async (
   const guid = requireGuid(environmentId, 'environmentId', malformed, () =>
     environmentNotFound(environmentId),
   );
-  const { db } = ctx.database;
-  const environment = await findEnvironmentByGuid(db, guid);
-  if (!environment) throw environmentNotFound(environmentId);
-  const membership = await findMembership(db, environment.subscriptionId, ctx.caller.userId);
+  // One round trip for both, as for subscriptions.
+  const found = await findEnvironmentWithMembership(ctx.database.db, guid, ctx.caller.userId);
+  if (!found) throw environmentNotFound(environmentId);
+  const { environment, membership } = found;
   const access: Access = { membership: toMembership(membership), isOperator: isOperator(ctx.caller) };
   if (!canSeeEnvironment(access, environment.guid)) throw environmentNotFound(environmentId);
   return { environment, access };

@@ -1,10 +1,5 @@
 import { currentMonthRange, type SubscriptionModel, trailingDaysRange } from '@platform/core';
-import {
-  countTemplateDesigners,
-  listEnvironmentsOfSubscription,
-  perDay,
-  sumRendersInRanges,
-} from '@platform/store';
+import { loadSubscriptionFigures, perDay } from '@platform/store';
 import { loadSubscription } from '../access.ts';
 import type { Service } from '../context.ts';
 import { type GetSubscriptionInput, toSubscriptionModel } from './schemas.ts';
@@ -12,19 +7,18 @@ import { type GetSubscriptionInput, toSubscriptionModel } from './schemas.ts';
 /** `GET /api/v1/subscriptions/{subscriptionId}`: not visible, unknown or malformed → 404. */
 export const getSubscription: Service<GetSubscriptionInput, SubscriptionModel> = async (ctx, input) => {
   const { subscription } = await loadSubscription(ctx, input.subscriptionId, 404);
-  const { db } = ctx.database;
-  const scope = { subscriptionId: subscription.id };
   const days = subscription.averageRendersPeriodDays;
-  // The current month and the averaging window are totalled by one statement.
-  const [environments, [used, window], templateDesignerSeatsUsed] = await Promise.all([
-    listEnvironmentsOfSubscription(db, subscription.id),
-    sumRendersInRanges(db, scope, [currentMonthRange(ctx.now), trailingDaysRange(ctx.now, days)]),
-    countTemplateDesigners(db, subscription.id),
+  // The environments, the totals of the current month and of the averaging window, and the designer seats are
+  // read by one statement: one round trip after the access check.
+  const figures = await loadSubscriptionFigures(ctx.database.db, subscription.id, [
+    currentMonthRange(ctx.now),
+    trailingDaysRange(ctx.now, days),
   ]);
+  const [used, window] = figures.totals;
   return toSubscriptionModel(subscription, {
-    environments,
+    environments: figures.environments,
     used: used!,
     average: perDay(window!, days),
-    templateDesignerSeatsUsed,
+    templateDesignerSeatsUsed: figures.templateDesigners,
   });
 };

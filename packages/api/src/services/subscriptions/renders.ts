@@ -4,8 +4,8 @@ import {
   type SubscriptionRendersModel,
   subscriptionRenderGroups,
 } from '@platform/core';
-import { listEnvironmentsOfSubscription, listRenderTotalRows } from '@platform/store';
-import { loadSubscription } from '../access.ts';
+import { findSubscriptionRenders } from '@platform/store';
+import { checkSubscription, loadSubscription, subscriptionGuid } from '../access.ts';
 import type { Service } from '../context.ts';
 import type { GetSubscriptionRendersInput } from './schemas.ts';
 
@@ -17,17 +17,23 @@ export const getSubscriptionRenders: Service<
   GetSubscriptionRendersInput,
   SubscriptionRendersModel[]
 > = async (ctx, input) => {
-  const { subscription } = await loadSubscription(ctx, input.subscriptionId, 400);
-  const query = parseRenderQuery(
-    { groupBy: input.groupBy, top: input.top, startDate: input.startDate, endDate: input.endDate },
-    ctx.now,
-    { allowTop: true },
-  );
-  const { db } = ctx.database;
-  const [environments, rows] = await Promise.all([
-    listEnvironmentsOfSubscription(db, subscription.id),
-    listRenderTotalRows(db, { subscriptionId: subscription.id }, query),
-  ]);
+  const guid = subscriptionGuid(input.subscriptionId, 400);
+  let query: ReturnType<typeof parseRenderQuery>;
+  try {
+    query = parseRenderQuery(
+      { groupBy: input.groupBy, top: input.top, startDate: input.startDate, endDate: input.endDate },
+      ctx.now,
+      { allowTop: true },
+    );
+  } catch (error) {
+    // A subscription the caller cannot see answers 404 before its query is judged.
+    await loadSubscription(ctx, input.subscriptionId, 400);
+    throw error;
+  }
+  // The subscription, the caller's membership, the environments and the render rows in one round trip; nothing
+  // read is used before the access check.
+  const found = await findSubscriptionRenders(ctx.database.db, guid, ctx.caller.userId, query);
+  const { environments, rows } = checkSubscription(ctx, input.subscriptionId, found);
   return subscriptionRenderGroups(
     environments.map((env) => ({ guid: env.guid, name: env.name, type: env.type as EnvironmentType })),
     rows,

@@ -1,6 +1,7 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { environmentRoles, environments, memberships, subscriptions } from '../../schema/admin.ts';
+import { eq, type SQL, sql } from 'drizzle-orm';
+import { subscriptions } from '../../schema/admin.ts';
 import type { Db } from '../../types.ts';
+import { prepared, preparedRows } from './prepared.ts';
 import type { SubscriptionRow } from './subscriptions.ts';
 
 /** A user's standing in one subscription (CONTRACT.md §3). */
@@ -12,21 +13,40 @@ export type MembershipRecord = {
   membershipType: string | null;
 };
 
-/** Environment roles of `userId` on the environments of subscription `subscriptionId`, keyed by guid. */
-const environmentRolesOf = async (
-  db: Db,
-  subscriptionId: number,
-  userId: string,
-): Promise<Record<string, string[]>> => {
-  const rows = await db
-    .select({ guid: environments.guid, roles: environmentRoles.roles })
-    .from(environmentRoles)
-    .innerJoin(environments, eq(environments.id, environmentRoles.environmentId))
-    .where(and(eq(environments.subscriptionId, subscriptionId), eq(environmentRoles.userId, userId)))
-    .orderBy(asc(environments.id));
-  const out: Record<string, string[]> = {};
-  for (const row of rows) if (row.roles.length > 0) out[row.guid] = [...row.roles];
-  return out;
+type MembershipJson = { roles: string[]; type: string | null } | null;
+type EnvironmentRolesJson = [string, string[]][] | null;
+
+/**
+ * The two parts of a membership as columns of a statement over `subscriptionId` (an SQL expression naming the
+ * subscription's id) and the placeholder `userId`: written out with aliases, since inside a select list drizzle
+ * leaves column names unqualified.
+ */
+export const membershipColumns = (subscriptionId: SQL) => ({
+  member: sql<MembershipJson>`(select json_build_object('roles', m.subscription_roles, 'type', m.membership_type)
+    from memberships m
+    where m.subscription_id = ${subscriptionId} and m.user_id = ${sql.placeholder('userId')})`,
+  environmentRoles: sql<EnvironmentRolesJson>`(select json_agg(json_build_array(e.guid, r.roles) order by e.id)
+    from environment_roles r
+    join environments e on e.id = r.environment_id
+    where e.subscription_id = ${subscriptionId} and r.user_id = ${sql.placeholder('userId')})`,
+});
+
+/** The record the two membership columns describe; undefined when the user has neither part there. */
+export const toMembershipRecord = (
+  member: unknown,
+  environmentRoles: unknown,
+): MembershipRecord | undefined => {
+  const row = parseJson<MembershipJson>(member);
+  const envRoles: Record<string, string[]> = {};
+  for (const [environmentGuid, roles] of parseJson<EnvironmentRolesJson>(environmentRoles) ?? []) {
+    if (roles.length > 0) envRoles[environmentGuid] = [...roles];
+  }
+  if (!row && Object.keys(envRoles).length === 0) return undefined;
+  return {
+    subscriptionRoles: row ? [...row.roles] : [],
+    environmentRoles: envRoles,
+    membershipType: row?.type ?? null,
+  };
 };
 
 /**
@@ -38,39 +58,37 @@ export const findMembership = async (
   subscriptionId: number,
   userId: string,
 ): Promise<MembershipRecord | undefined> => {
-  const [row] = await db
-    .select({ subscriptionRoles: memberships.subscriptionRoles, membershipType: memberships.membershipType })
-    .from(memberships)
-    .where(and(eq(memberships.subscriptionId, subscriptionId), eq(memberships.userId, userId)))
-    .limit(1);
-  const envRoles = await environmentRolesOf(db, subscriptionId, userId);
-  if (!row && Object.keys(envRoles).length === 0) return undefined;
-  return {
-    subscriptionRoles: row ? [...row.subscriptionRoles] : [],
-    environmentRoles: envRoles,
-    membershipType: row?.membershipType ?? null,
-  };
+  const statement = preparedRows<{ member: unknown; environmentRoles: unknown }>(
+    db,
+    'admin_membership',
+    () => {
+      const columns = membershipColumns(sql`${sql.placeholder('subscriptionId')}::int`);
+      return sql`select ${columns.member} as member, ${columns.environmentRoles} as "environmentRoles"`;
+    },
+  );
+  const [row] = await statement({ subscriptionId, userId });
+  return toMembershipRecord(row?.member, row?.environmentRoles);
 };
 
 /**
  * Distinct users holding `TemplateDesigner` on any environment of the subscription
  * (CONTRACT.md §5 `templateDesignerSeatsUsed`).
  */
-export const countTemplateDesigners = async (db: Db, subscriptionId: number): Promise<number> => {
-  const [row] = await db
-    .select({ count: sql<number>`count(distinct ${environmentRoles.userId})`.mapWith(Number) })
-    .from(environmentRoles)
-    .innerJoin(environments, eq(environments.id, environmentRoles.environmentId))
-    .where(
-      and(
-        eq(environments.subscriptionId, subscriptionId),
-        sql`'TemplateDesigner' = any(${environmentRoles.roles})`,
-      ),
-    );
-  return row?.count ?? 0;
-};
+export const templateDesignersOf = (subscriptionId: SQL) =>
+  sql<number>`(select count(distinct r.user_id)::int
+    from environment_roles r
+    join environments e on e.id = r.environment_id
+    where e.subscription_id = ${subscriptionId} and 'TemplateDesigner' = any(r.roles))`;
 
-type MembershipJson = { roles: string[]; type: string | null } | null;
+export const countTemplateDesigners = async (db: Db, subscriptionId: number): Promise<number> => {
+  const statement = preparedRows<{ count: number }>(
+    db,
+    'admin_template_designers',
+    () => sql`select ${templateDesignersOf(sql`${sql.placeholder('subscriptionId')}::int`)} as count`,
+  );
+  const [row] = await statement({ subscriptionId });
+  return Number(row?.count ?? 0);
+};
 
 /**
  * A subscription by guid together with the membership of `userId` in it, in one round trip: every request on a
@@ -82,39 +100,17 @@ export const findSubscriptionWithMembership = async (
   guid: string,
   userId: string,
 ): Promise<{ subscription: SubscriptionRow; membership: MembershipRecord | undefined } | undefined> => {
-  const [row] = await db
-    .select({
-      subscription: subscriptions,
-      // Written out with aliases: inside a select list drizzle leaves column names unqualified.
-      member: sql<MembershipJson>`(select json_build_object('roles', m.subscription_roles, 'type', m.membership_type)
-        from memberships m
-        where m.subscription_id = subscriptions.id and m.user_id = ${userId})`,
-      environmentRoles: sql<
-        [string, string[]][] | null
-      >`(select json_agg(json_build_array(e.guid, r.roles) order by e.id)
-        from environment_roles r
-        join environments e on e.id = r.environment_id
-        where e.subscription_id = subscriptions.id and r.user_id = ${userId})`,
-    })
-    .from(subscriptions)
-    .where(eq(subscriptions.guid, guid))
-    .limit(1);
+  const statement = prepared(db, 'admin_subscription_with_membership', () =>
+    db
+      .select({ subscription: subscriptions, ...membershipColumns(sql`subscriptions.id`) })
+      .from(subscriptions)
+      .where(eq(subscriptions.guid, sql.placeholder('guid')))
+      .limit(1)
+      .prepare('admin_subscription_with_membership'),
+  );
+  const [row] = await statement.execute({ guid, userId });
   if (!row) return undefined;
-  const member = parseJson<MembershipJson>(row.member);
-  const envRoles: Record<string, string[]> = {};
-  for (const [environmentGuid, roles] of parseJson<[string, string[]][] | null>(row.environmentRoles) ?? []) {
-    if (roles.length > 0) envRoles[environmentGuid] = [...roles];
-  }
-  if (!member && Object.keys(envRoles).length === 0)
-    return { subscription: row.subscription, membership: undefined };
-  return {
-    subscription: row.subscription,
-    membership: {
-      subscriptionRoles: member ? [...member.roles] : [],
-      environmentRoles: envRoles,
-      membershipType: member?.type ?? null,
-    },
-  };
+  return { subscription: row.subscription, membership: toMembershipRecord(row.member, row.environmentRoles) };
 };
 
 /** json values arrive parsed from node-postgres and PGlite alike; a driver handing text is parsed here. */

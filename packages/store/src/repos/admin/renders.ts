@@ -1,12 +1,8 @@
-import {
-  type EnvironmentRenderRow,
-  planRangeSum,
-  type SubscriptionRenderRow,
-  splitWholeMonths,
-} from '@platform/core';
+import type { EnvironmentRenderRow, SubscriptionRenderRow } from '@platform/core';
 import { type SQL, sql } from 'drizzle-orm';
-import { queryRows } from '../../query-rows.ts';
 import type { Db } from '../../types.ts';
+import { preparedRows } from './prepared.ts';
+import { newShape, rangeSumRows, rollupRows, type Shape } from './render-sql.ts';
 
 /** Which renders to count: one environment's, or those of every environment of a subscription. */
 export type RenderScope = { environmentId: number } | { subscriptionId: number };
@@ -17,33 +13,18 @@ export type RenderDays = { startDay: string; endDay: string };
 export type RenderTotals = { renders: number; watermarkedRenders: number };
 
 /**
- * The environments counted. As `= any(array(...))` rather than `in (select ...)`: the planner then reads the
- * (environment_id, day) primary key per environment instead of hash-joining a scan of the whole roll-up, which
- * made a week of a 50-environment subscription cost as much as a year.
+ * Runs a statement whose SQL depends only on its shape: built on the first call of each shape (the dates read by
+ * `build` then only name placeholders), executed with this call's values.
  */
-const environmentIds = (scope: RenderScope): SQL =>
-  'environmentId' in scope
-    ? sql`environment_id = ${scope.environmentId}`
-    : sql`environment_id = any(array(select id from environments where subscription_id = ${scope.subscriptionId}))`;
-
-/**
- * The roll-up rows (environment_id, day, kind, watermarked, count) that count `days`: whole months from
- * `render_monthly` (`day` is then the month's first day), the partial months at the edges from `render_daily`.
- * A year of a subscription is then a few thousand rows, not a few hundred thousand. With `monthly: false`, every
- * day comes from `render_daily` (callers that group by day).
- */
-const rollupRows = (scope: RenderScope, days: RenderDays, monthly: boolean): SQL => {
-  const ids = environmentIds(scope);
-  const split = monthly ? splitWholeMonths(days) : { months: undefined, days: [days] };
-  const parts: SQL[] = split.days.map(
-    (range) => sql`select environment_id, day, kind, watermarked, count from render_daily
-      where ${ids} and day between ${range.startDay}::date and ${range.endDay}::date`,
-  );
-  if (split.months) {
-    parts.push(sql`select environment_id, month as day, kind, watermarked, count from render_monthly
-      where ${ids} and month between ${split.months.first}::date and ${split.months.last}::date`);
-  }
-  return sql.join(parts, sql` union all `);
+const runShaped = <T extends Record<string, unknown>>(
+  db: Db,
+  shape: Shape,
+  build: (shape: Shape) => SQL,
+): Promise<T[]> => {
+  // Building registers the values and completes the key, so it runs for every call; the SQL it returns is only
+  // kept the first time its shape is seen.
+  const query = build(shape);
+  return preparedRows<T>(db, `admin_${shape.key}`, () => query)(shape.values);
 };
 
 /**
@@ -57,7 +38,7 @@ export const listRenderRows = async (
   scope: RenderScope,
   days: RenderDays & { groupBy?: 'year' | 'month' },
 ): Promise<EnvironmentRenderRow[]> => {
-  const rows = await queryRows<{
+  const rows = await runShaped<{
     environmentGuid: string;
     day: string;
     kind: string;
@@ -65,9 +46,12 @@ export const listRenderRows = async (
     count: number;
   }>(
     db,
-    sql`select e.guid as "environmentGuid", to_char(r.day, 'YYYY-MM-DD') as day, r.kind, r.watermarked,
+    newShape(scope, 'render_rows'),
+    (
+      shape,
+    ) => sql`select e.guid as "environmentGuid", to_char(r.day, 'YYYY-MM-DD') as day, r.kind, r.watermarked,
           sum(r.count)::float8 as count
-        from (${rollupRows(scope, days, days.groupBy === 'year')}) r
+        from (${rollupRows(scope, days, days.groupBy === 'year', shape)}) r
         join environments e on e.id = r.environment_id
         group by e.guid, r.day, r.kind, r.watermarked
         order by r.day`,
@@ -84,11 +68,12 @@ export const listRenderTotalRows = async (
   scope: RenderScope,
   days: RenderDays & { groupBy?: 'year' | 'month' },
 ): Promise<SubscriptionRenderRow[]> => {
-  const rows = await queryRows<{ environmentGuid: string; day: string; watermarked: boolean; count: number }>(
+  const rows = await runShaped<{ environmentGuid: string; day: string; watermarked: boolean; count: number }>(
     db,
-    sql`select e.guid as "environmentGuid", to_char(r.day, 'YYYY-MM-DD') as day, r.watermarked,
+    newShape(scope, 'render_totals'),
+    (shape) => sql`select e.guid as "environmentGuid", to_char(r.day, 'YYYY-MM-DD') as day, r.watermarked,
           sum(r.count)::float8 as count
-        from (${rollupRows(scope, days, days.groupBy === 'year')}) r
+        from (${rollupRows(scope, days, days.groupBy === 'year', shape)}) r
         join environments e on e.id = r.environment_id
         group by e.guid, r.day, r.watermarked`,
   );
@@ -105,30 +90,15 @@ export const sumRendersInRanges = async (
   scope: RenderScope,
   ranges: readonly RenderDays[],
 ): Promise<RenderTotals[]> => {
-  const ids = environmentIds(scope);
-  const parts = ranges.flatMap((days, i) => {
-    const plan = planRangeSum(days);
-    return [
-      ...plan.months.map(
-        (m) => sql`select ${i}::int as part, watermarked, count from render_monthly
-          where ${ids} and month between ${m.first}::date and ${m.last}::date`,
-      ),
-      ...plan.days.map(
-        (r) => sql`select ${i}::int as part, watermarked, count from render_daily
-          where ${ids} and day between ${r.startDay}::date and ${r.endDay}::date`,
-      ),
-      ...plan.minus.map(
-        (r) => sql`select ${i}::int as part, watermarked, -count as count from render_daily
-          where ${ids} and day between ${r.startDay}::date and ${r.endDay}::date`,
-      ),
-    ];
-  });
-  if (parts.length === 0) return [];
-  const rows = await queryRows<{ part: number; renders: number; watermarkedRenders: number }>(
+  const shape = newShape(scope, 'render_sums');
+  const parts = rangeSumRows(scope, ranges, shape);
+  if (!parts) return [];
+  const rows = await runShaped<{ part: number; renders: number; watermarkedRenders: number }>(
     db,
-    sql`select part, coalesce(sum(count) filter (where not watermarked), 0)::float8 as renders,
+    shape,
+    () => sql`select part, coalesce(sum(count) filter (where not watermarked), 0)::float8 as renders,
           coalesce(sum(count) filter (where watermarked), 0)::float8 as "watermarkedRenders"
-        from (${sql.join(parts, sql` union all `)}) r
+        from (${parts}) r
         group by part`,
   );
   return ranges.map((_, i) => {

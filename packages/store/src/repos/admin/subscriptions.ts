@@ -1,30 +1,52 @@
 import { and, asc, eq, exists, or, sql } from 'drizzle-orm';
 import { environmentRoles, environments, memberships, subscriptions } from '../../schema/admin.ts';
 import type { Db } from '../../types.ts';
+import { prepared } from './prepared.ts';
 import { environmentRoleCodes, subscriptionRoleCodes } from './roles.ts';
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 
 /** Guids are stored lower case by PostgreSQL's uuid type; callers pass a syntactically valid guid. */
 export const findSubscriptionByGuid = async (db: Db, guid: string): Promise<SubscriptionRow | undefined> => {
-  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.guid, guid)).limit(1);
+  const statement = prepared(db, 'admin_subscription_by_guid', () =>
+    db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.guid, sql.placeholder('guid')))
+      .limit(1)
+      .prepare('admin_subscription_by_guid'),
+  );
+  const [row] = await statement.execute({ guid });
   return row;
 };
 
 export const findSubscriptionById = async (db: Db, id: number): Promise<SubscriptionRow | undefined> => {
-  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1);
+  const statement = prepared(db, 'admin_subscription_by_id', () =>
+    db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare('admin_subscription_by_id'),
+  );
+  const [row] = await statement.execute({ id });
   return row;
 };
 
 /** Every subscription, ordered by id (operators). */
 export const listAllSubscriptions = (db: Db): Promise<SubscriptionRow[]> =>
-  db.select().from(subscriptions).orderBy(asc(subscriptions.id));
+  prepared(db, 'admin_subscriptions_all', () =>
+    db.select().from(subscriptions).orderBy(asc(subscriptions.id)).prepare('admin_subscriptions_all'),
+  ).execute();
 
 /**
  * Subscriptions `userId` may see (CONTRACT.md §3): any subscription role in it, or any environment role on one
  * of its environments. Ordered by id.
  */
 export const listSubscriptionsVisibleTo = (db: Db, userId: string): Promise<SubscriptionRow[]> =>
+  prepared(db, 'admin_subscriptions_visible', () => visibleSubscriptions(db)).execute({ userId });
+
+const visibleSubscriptions = (db: Db) =>
   db
     .select()
     .from(subscriptions)
@@ -37,7 +59,7 @@ export const listSubscriptionsVisibleTo = (db: Db, userId: string): Promise<Subs
             .where(
               and(
                 eq(memberships.subscriptionId, subscriptions.id),
-                eq(memberships.userId, userId),
+                eq(memberships.userId, sql.placeholder('userId')),
                 sql`${memberships.subscriptionRoles} && ${subscriptionRoleCodes()}`,
               ),
             ),
@@ -50,11 +72,12 @@ export const listSubscriptionsVisibleTo = (db: Db, userId: string): Promise<Subs
             .where(
               and(
                 eq(environments.subscriptionId, subscriptions.id),
-                eq(environmentRoles.userId, userId),
+                eq(environmentRoles.userId, sql.placeholder('userId')),
                 sql`${environmentRoles.roles} && ${environmentRoleCodes()}`,
               ),
             ),
         ),
       ),
     )
-    .orderBy(asc(subscriptions.id));
+    .orderBy(asc(subscriptions.id))
+    .prepare('admin_subscriptions_visible');
