@@ -106,11 +106,16 @@ const proxyOptions = {
 };
 const caller = { userId: 'bench', roles: new Set(['platform:read']) };
 // Stands in for apps/server: the route gives the connector id; a trace id per request.
-const serve = (proxy: ConnectorProxy) =>
-  listen((req, res) => {
+const serve = async (proxy: ConnectorProxy) => {
+  const listening = await listen((req, res) => {
     const connectorId = (req.url ?? '').split('/')[2] ?? '';
     void proxy.handle(req, res, { environmentId, connectorId, caller, traceId: randomUUID() });
   });
+  // apps/server's keep-alive (platform.ts). The tests' 1 s answers `Keep-Alive: timeout=1`, on which node's
+  // http.Agent will not reuse a socket: the sequential client then paid a new connection per proxied call.
+  listening.server.keepAliveTimeout = 65_000;
+  return listening;
+};
 const proxy = createProxy(proxyOptions);
 const proxyServer = await serve(proxy);
 // The composed server's setting today (configCacheMs 0: one configuration query per request).

@@ -1,6 +1,8 @@
+import { once } from 'node:events';
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { SecretBox } from '@platform/store';
 import { type TestDatabase, testBackends } from '@platform/store/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   insertConnector,
   newSecrets,
@@ -136,6 +138,46 @@ describe.each(backends)('proxy requests on $name', (backend) => {
     // x-grafx-proxy-external-method overrides the request's own method.
     await harness.call(id, { url: `${target.url}/m`, method: 'POST', externalMethod: 'put', body: 'x' });
     expect(target.requests.at(-1)!.method).toBe('PUT');
+  });
+
+  it('streams a large response with backpressure; a caller leaving mid-body drops the target request', async () => {
+    const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
+    const chunk = Buffer.alloc(64 * 1024, 'y');
+    // Writes `count` chunks (endless when undefined), each after the previous one drained.
+    const writeChunks = async (res: ServerResponse, count?: number) => {
+      for (let i = 0; count === undefined || i < count; i++) {
+        if (res.destroyed) return;
+        if (!res.write(chunk)) await once(res, 'drain').catch(() => {});
+      }
+      res.end();
+    };
+    target.routes.set('/large', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      void writeChunks(res, 128);
+    });
+    const large = await harness.call(id, { url: `${target.url}/large` });
+    expect(large.status).toBe(200);
+    expect(large.text.length).toBe(128 * chunk.length);
+
+    let targetClosed: () => void = () => {};
+    const closed = new Promise<void>((resolve) => {
+      targetClosed = resolve;
+    });
+    target.routes.set('/endless', (_req, res) => {
+      res.on('close', targetClosed);
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      void writeChunks(res);
+    });
+    const caller = httpRequest(`${harness.url}/connectors/${id}/proxy`, {
+      headers: { 'x-grafx-proxy-external-url': `${target.url}/endless` },
+    });
+    caller.end();
+    const [response] = (await once(caller, 'response')) as [IncomingMessage];
+    expect(response.statusCode).toBe(200);
+    await once(response, 'data');
+    caller.destroy();
+    await closed;
+    await vi.waitFor(() => expect(harness.lines.join('')).toContain('the caller closed the connection'));
   });
 
   it('answers 400 for a missing or non-http target URL, 404 for an unknown connector, 403 when disabled', async () => {

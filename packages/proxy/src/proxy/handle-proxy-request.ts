@@ -9,15 +9,10 @@ import type { AddressGuard } from '../net/address-guard.ts';
 import type { TokenService } from '../tokens/token-service.ts';
 import type { ConnectorConfigLoader } from './connector-config.ts';
 import { outgoingHeaders, responseHeaders } from './header-filter.ts';
-import { pipeResponse } from './pipe-response.ts';
 import { readProxyTarget } from './proxy-headers.ts';
 import { readRequestBody } from './request-body.ts';
-import {
-  assertTargetAllowed,
-  type Credential,
-  sendUpstream,
-  type UpstreamResponse,
-} from './send-upstream.ts';
+import { assertTargetAllowed, type Credential, sendUpstream } from './send-upstream.ts';
+import type { UpstreamExchange } from './upstream-exchange.ts';
 import { writeProblem } from './write-problem.ts';
 
 export type ProxyRequestContext = {
@@ -75,12 +70,12 @@ export const createProxyHandler = (deps: ProxyHandlerDeps) => {
           { agent, guard, timeoutMs, observe },
         );
 
-      let response: UpstreamResponse = await send();
+      let response: UpstreamExchange = await send();
       let unauthorized: string | undefined;
       if (response.statusCode === 401 && response.credentialSent && auth) {
         // Retry once with a fresh token, only when the body can be sent again (buffered ≤ 1 MiB or none).
         if (isOAuth(auth) && body.kind !== 'stream' && credential) {
-          await response.body.dump();
+          response.discard();
           const rejected = credential.value.slice('Bearer '.length);
           credential = {
             name: 'authorization',
@@ -99,7 +94,7 @@ export const createProxyHandler = (deps: ProxyHandlerDeps) => {
       const outgoing = responseHeaders(response.headers);
       if (unauthorized !== undefined) outgoing['x-grafx-unauthorized'] = unauthorized;
       res.writeHead(response.statusCode, outgoing);
-      pipeResponse(response.body, res, (reason) =>
+      response.forward(res, (reason) =>
         log.debug({ traceId: ctx.traceId, reason }, 'proxied response ended early'),
       );
     } catch (error) {

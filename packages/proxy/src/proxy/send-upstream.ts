@@ -1,10 +1,11 @@
 import { ForbiddenError, UpstreamError } from '@platform/core';
-import { type Agent, type Dispatcher, request } from 'undici';
+import type { Agent, Dispatcher } from 'undici';
 import { type AddressGuard, assertLiteralAddressAllowed } from '../net/address-guard.ts';
 import { hostMatchesAllowedDomains } from '../net/allowed-domains.ts';
 import { findBlockedAddressError } from '../net/blocked-address-error.ts';
 import type { OutgoingHeaders } from './header-filter.ts';
 import type { RequestBody } from './request-body.ts';
+import { UpstreamExchange } from './upstream-exchange.ts';
 
 export const maxRedirects = 5;
 
@@ -24,11 +25,6 @@ export type UpstreamContext = {
   guard: AddressGuard;
   timeoutMs: number;
   observe(statusCode: number, seconds: number): void;
-};
-
-export type UpstreamResponse = Dispatcher.ResponseData & {
-  /** Whether the final hop carried the injected credential (a 401 there is the credential's fault). */
-  credentialSent: boolean;
 };
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
@@ -60,7 +56,7 @@ const toUpstreamError = (error: unknown, url: URL, timeoutMs: number): Error => 
  * and the address guard. The injected credential only goes to the original origin: a redirect elsewhere
  * gets the request without it, as browsers do with Authorization.
  */
-export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): Promise<UpstreamResponse> => {
+export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): Promise<UpstreamExchange> => {
   let { url, method, body } = req;
   let headers = req.headers;
   const origin = url.origin;
@@ -73,16 +69,21 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
     if (body.kind === 'stream' && body.length !== undefined)
       hopHeaders['content-length'] = String(body.length);
     const started = performance.now();
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await request(url, {
-        dispatcher: ctx.agent,
+    const response = new UpstreamExchange(credentialSent);
+    ctx.agent.dispatch(
+      {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
         method: method as Dispatcher.HttpMethod,
         headers: hopHeaders,
         body: body.kind === 'none' ? undefined : body.kind === 'buffered' ? body.data : body.stream,
         headersTimeout: ctx.timeoutMs,
         bodyTimeout: ctx.timeoutMs,
-      });
+      },
+      response,
+    );
+    try {
+      await response.started;
     } catch (error) {
       throw toUpstreamError(error, url, ctx.timeoutMs);
     }
@@ -90,22 +91,21 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
 
     const location = response.headers.location;
     const target = typeof location === 'string' ? location : undefined;
-    if (!redirectStatuses.has(response.statusCode) || target === undefined)
-      return { ...response, credentialSent };
+    if (!redirectStatuses.has(response.statusCode) || target === undefined) return response;
     const keepsMethod = response.statusCode === 307 || response.statusCode === 308;
     // A streamed body is gone: a redirect that must send it again is handed back to the caller instead.
-    if (keepsMethod && body.kind === 'stream') return { ...response, credentialSent };
+    if (keepsMethod && body.kind === 'stream') return response;
     if (hop >= maxRedirects) {
-      await response.body.dump();
+      response.discard();
       throw new UpstreamError(`The target ${url.host} redirected more than ${maxRedirects} times.`);
     }
     let next: URL;
     try {
       next = new URL(target, url);
     } catch {
-      return { ...response, credentialSent };
+      return response;
     }
-    await response.body.dump();
+    response.discard();
     if (next.protocol !== 'http:' && next.protocol !== 'https:') {
       throw new ForbiddenError(
         `The target redirected to a ${next.protocol} URL, which the proxy does not follow.`,

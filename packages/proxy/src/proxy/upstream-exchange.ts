@@ -1,0 +1,138 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { Dispatcher } from 'undici';
+
+/** Body bytes held while nobody has claimed the response yet; past this, undici stops reading the socket. */
+const pendingLimit = 64 * 1024;
+/** An unwanted body (a redirect's, a refused 401's) is read this far to keep the connection, then dropped. */
+const discardLimit = 128 * 1024;
+
+/**
+ * One request to the target, driven through undici's dispatch handler API so that the target's body goes
+ * from undici's parser straight into the caller's ServerResponse. undici's `request()` wraps it in a
+ * Readable that is then piped; that Readable, the pipe's listeners and their next-tick hops were most of
+ * what the proxy spent per small request beyond the sockets themselves.
+ *
+ * `started` settles at the response's status line and headers (or the failure before them). Its owner then
+ * either `forward`s the body to the caller or `discard`s it; chunks arriving in between are held.
+ */
+export class UpstreamExchange implements Dispatcher.DispatchHandler {
+  statusCode = 0;
+  headers: IncomingHttpHeaders = {};
+  readonly started: Promise<this>;
+  #resolve!: (exchange: this) => void;
+  #reject!: (error: Error) => void;
+  #controller: Dispatcher.DispatchController | undefined;
+  #pending: Buffer[] = [];
+  #pendingBytes = 0;
+  #ended = false;
+  #error: Error | undefined;
+  #res: ServerResponse | undefined;
+  #endedEarly: ((reason: string) => void) | undefined;
+  #discarded = -1;
+
+  /** Whether this hop carried the injected credential (a 401 then is the credential's fault). */
+  constructor(readonly credentialSent: boolean) {
+    this.started = new Promise<this>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+  }
+
+  onResponseStart(
+    controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: IncomingHttpHeaders,
+  ): void {
+    // 1xx (103 Early Hints) come before the real response; the caller gets only that one.
+    if (statusCode < 200) return;
+    this.#controller = controller;
+    this.statusCode = statusCode;
+    this.headers = headers;
+    this.#resolve(this);
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.#res) {
+      if (!this.#res.write(chunk)) controller.pause();
+    } else if (this.#discarded >= 0) {
+      this.#discarded += chunk.length;
+      if (this.#discarded > discardLimit) controller.abort(new Error('discarded'));
+    } else {
+      this.#pending.push(chunk);
+      this.#pendingBytes += chunk.length;
+      if (this.#pendingBytes > pendingLimit) controller.pause();
+    }
+  }
+
+  onResponseEnd(): void {
+    this.#ended = true;
+    this.#res?.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.statusCode === 0) {
+      this.#reject(error);
+      return;
+    }
+    this.#error = error;
+    this.#pending = [];
+    if (this.#res) this.#cutShort(this.#res, error.message);
+  }
+
+  /** Sends the body to the caller, whose status line and headers are already written. */
+  forward(res: ServerResponse, endedEarly: (reason: string) => void): void {
+    this.#endedEarly = endedEarly;
+    if (this.#error) {
+      this.#cutShort(res, this.#error.message);
+      return;
+    }
+    if (res.destroyed && !this.#ended) {
+      // The caller left while the target was still answering.
+      this.#controller?.abort(new Error('the caller closed the connection'));
+      this.#report('the caller closed the connection');
+      return;
+    }
+    const pending = this.#pending;
+    this.#pending = [];
+    if (this.#ended) {
+      // The usual small response is complete already: one write, headers and body together.
+      for (let i = 0; i < pending.length - 1; i++) res.write(pending[i]);
+      res.end(pending.at(-1));
+      return;
+    }
+    this.#res = res;
+    let writable = true;
+    for (const chunk of pending) writable = res.write(chunk);
+    res.on('drain', () => this.#controller?.resume());
+    res.on('close', () => {
+      if (this.#ended || this.#error) return;
+      // The caller went away: stop reading from the target (undici drops that connection).
+      this.#controller?.abort(new Error('the caller closed the connection'));
+      this.#report('the caller closed the connection');
+    });
+    if (writable) this.#controller?.resume();
+  }
+
+  /** Drops the body (the response is not passed on); a short one is read to the end to keep the connection. */
+  discard(): void {
+    this.#pending = [];
+    if (this.#ended || this.#error) return;
+    this.#discarded = 0;
+    this.#controller?.resume();
+  }
+
+  #cutShort(res: ServerResponse, reason: string): void {
+    if (!res.destroyed) res.destroy();
+    this.#report(reason);
+  }
+
+  #report(reason: string): void {
+    const report = this.#endedEarly;
+    this.#endedEarly = undefined;
+    report?.(reason);
+  }
+}
