@@ -2,8 +2,10 @@
  * `npm run soak -w @platform/server` (not part of `npm test`): the real `platform-server start` in a process of
  * its own under SOAK_SECONDS (default 300) of mixed load — reads of the admin and environment APIs, render-event
  * ingestion, proxied calls to a loopback target — with the server's resident memory sampled every second.
- * The slope of a linear regression of RSS over time after the warm-up (SOAK_WARMUP_SECONDS, default 60) must stay
- * below SLOPE_LIMIT_MIB_PER_MIN: memory is flat. Writes bench/results/soak.json for bench/REPORT.md.
+ * Memory is flat when the slope of its floor after the warm-up (SOAK_WARMUP_SECONDS, default 60) stays below
+ * SLOPE_LIMIT_MIB_PER_MIN: the regression runs over the lowest RSS of each 30 s window, because raw samples mostly
+ * trace the garbage collector's sawtooth while a leak lifts what remains after each collection. The slope of the raw
+ * samples is reported beside it. Writes bench/results/soak.json for bench/REPORT.md.
  * PostgreSQL when TEST_DATABASE_URL is set, else PGlite.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -166,9 +168,20 @@ const slope = (points: { t: number; rss: number }[]) => {
   return den === 0 ? 0 : num / den;
 };
 const steady = samples.filter((s) => s.t >= WARMUP);
+/** The lowest sample of each 30 s window, placed at the window's middle: what survives the collections. */
+const FLOOR_WINDOW_SECONDS = 30;
+const floorOf = (points: { t: number; rss: number }[]) => {
+  const minima = new Map<number, number>();
+  for (const p of points) {
+    const w = Math.floor(p.t / FLOOR_WINDOW_SECONDS);
+    minima.set(w, Math.min(minima.get(w) ?? Number.POSITIVE_INFINITY, p.rss));
+  }
+  return [...minima].map(([w, rss]) => ({ t: (w + 0.5) * FLOOR_WINDOW_SECONDS, rss }));
+};
 const mib = (bytes: number) => Math.round((bytes / 2 ** 20) * 10) / 10;
 const steadySlope = Math.round(slope(steady) * 1000) / 1000;
 const wholeSlope = Math.round(slope(samples) * 1000) / 1000;
+const floorSlope = Math.round(slope(floorOf(steady)) * 1000) / 1000;
 const total = counts.read + counts.ingest + counts.proxy;
 const seconds = (Date.now() - start) / 1000;
 const report = {
@@ -177,12 +190,17 @@ const report = {
   backend: backend.name,
   figures: [
     {
-      label: `server RSS slope after ${WARMUP} s warm-up (${SECONDS} s of mixed load, ${CONCURRENCY} clients)`,
-      value: steadySlope,
+      label: `server RSS floor slope after ${WARMUP} s warm-up (minimum of each ${FLOOR_WINDOW_SECONDS} s; ${SECONDS} s of mixed load, ${CONCURRENCY} clients)`,
+      value: floorSlope,
       unit: 'MiB/min',
-      anchor: { label: 'slope over the whole run, warm-up included', value: wholeSlope },
+      anchor: { label: 'slope of the raw samples after the warm-up', value: steadySlope },
       target: `< ${SLOPE_LIMIT_MIB_PER_MIN} MiB/min (flat)`,
-      met: steadySlope < SLOPE_LIMIT_MIB_PER_MIN,
+      met: floorSlope < SLOPE_LIMIT_MIB_PER_MIN,
+    },
+    {
+      label: 'server RSS slope over the whole run, warm-up included',
+      value: wholeSlope,
+      unit: 'MiB/min',
     },
     {
       label: 'server RSS at the end of the run',
@@ -211,11 +229,11 @@ const out = fileURLToPath(new URL('../../../../bench/results/', import.meta.url)
 await mkdir(out, { recursive: true });
 await writeFile(`${out}soak.json`, `${JSON.stringify(report, null, 2)}\n`);
 console.info(
-  `[soak] ${total} requests (${JSON.stringify(counts)}), RSS slope after warm-up ${steadySlope} MiB/min (whole run ${wholeSlope}); written bench/results/soak.json`,
+  `[soak] ${total} requests (${JSON.stringify(counts)}), RSS floor slope after warm-up ${floorSlope} MiB/min (raw ${steadySlope}, whole run ${wholeSlope}); written bench/results/soak.json`,
 );
 
 await server.stop();
 target.close();
 await issuer.close();
 await database.close(); // detached already: drops the soak database and its folder
-process.exit(report.figures[0]!.met && report.figures[3]!.met ? 0 : 1);
+process.exit(report.figures[0]!.met && report.figures[4]!.met ? 0 : 1);
