@@ -1,4 +1,4 @@
-// autocannon ships no types: the part the bench uses.
+// autocannon ships no types: the part the api and proxy benches use.
 declare module 'autocannon' {
   type Options = {
     url: string;
