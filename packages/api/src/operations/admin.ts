@@ -219,6 +219,8 @@ export const adminOperations = [
     tag: 'Render usage',
     access: 'platform:ingest',
     body: RenderEventBatch,
+    // 10,000 events (the documented maximum) are about 1 MB of JSON: such a batch is judged by its count, not by 413.
+    bodyLimit: 8 * 1024 * 1024,
     response: z.strictObject({ accepted: z.int() }).meta({ id: 'RenderEventsAccepted' }),
     status: 202,
     errors: [400],
@@ -232,6 +234,8 @@ export const adminOperations = [
     tag: 'Operations',
     access: 'platform:write',
     body: z.unknown().meta({ type: 'object', description: 'The data file of CONTRACT.md §6' }),
+    // Data files carry render history.
+    bodyLimit: 256 * 1024 * 1024,
     response: z.record(z.string(), z.unknown()),
     status: 200,
     errors: [400],

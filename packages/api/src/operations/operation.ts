@@ -29,6 +29,8 @@ export type Operation<I = unknown, O = unknown> = {
   readonly malformedParams?: 400 | 404;
   readonly query?: AnyObject;
   readonly body?: z.ZodType;
+  /** Largest JSON body accepted, in bytes; default 1 MiB (CONTRACT.md §4: over it, 413). */
+  readonly bodyLimit?: number;
   readonly bodyDescription?: string;
   /** `text/html`: the service returns a page (the OAuth redirect a browser lands on); default JSON. */
   readonly produces?: 'text/html';

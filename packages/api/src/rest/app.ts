@@ -22,8 +22,6 @@ export type AppOptions = {
   mountExtra?: (app: Express) => void;
 };
 
-const BODY_LIMIT = 1024 * 1024;
-
 export const createApp = (options: AppOptions): Express => {
   const { deps, operations } = options;
   const app = express();
@@ -39,13 +37,6 @@ export const createApp = (options: AppOptions): Express => {
   app.use(requestLog(deps.log));
   app.use(rateLimit(options.rateLimitPerSecond));
   options.mountRaw?.(app);
-  // Two bodies may pass 1 MiB: data files carry render history, and a batch of 10,000 render events (the
-  // documented maximum) is itself about 1 MB of JSON; it must reach validation to be judged by its count.
-  app.post('/api/v1/imports', express.json({ limit: '256mb' }));
-  app.post('/api/v1/render-events', express.json({ limit: '8mb' }));
-  app.use(
-    express.json({ limit: BODY_LIMIT, strict: false, type: ['application/json', 'application/*+json'] }),
-  );
   app.use(restRoutes(deps, operations));
   options.mountExtra?.(app);
 
@@ -91,7 +82,11 @@ export const createApp = (options: AppOptions): Express => {
 const mapBodyError = (error: unknown): unknown => {
   const type = (error as { type?: unknown }).type;
   if (type === 'entity.too.large') {
-    return new ServiceError('PAYLOAD_TOO_LARGE', `The request body is larger than ${BODY_LIMIT} bytes.`);
+    const limit = (error as { limit?: unknown }).limit;
+    return new ServiceError(
+      'PAYLOAD_TOO_LARGE',
+      `The request body is larger than the ${limit} bytes this endpoint accepts.`,
+    );
   }
   if (type === 'entity.parse.failed') {
     return new ValidationError('The request body is not valid JSON.', { body: ['not valid JSON'] });

@@ -8,6 +8,7 @@ import { openApiDocument } from '../openapi/document.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { buildTrpcRouter } from '../trpc/router.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
+import { DEFAULT_BODY_LIMIT } from './routes.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -57,6 +58,7 @@ export const mountDocuments = (
     },
     createExpressMiddleware({
       router,
+      maxBodySize: DEFAULT_BODY_LIMIT,
       createContext: ({ req, res }) => ({
         deps: options.deps,
         authorization: req.headers.authorization,

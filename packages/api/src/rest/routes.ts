@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import express, { Router } from 'express';
 import { authorize } from '../operations/authorize.ts';
 import { parseInput } from '../operations/input.ts';
 import type { AnyOperation } from '../operations/operation.ts';
@@ -6,12 +6,20 @@ import { type AppDeps, type RequestLocals, serviceContext } from './context.ts';
 import { expressPath } from './paths.ts';
 import { sendJson } from './send-json.ts';
 
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
 /** The REST routes of the operation table: authorize, validate, call the service, answer. */
 export const restRoutes = (deps: AppDeps, operations: readonly AnyOperation[]): Router => {
   const router = Router();
   for (const operation of operations) {
     const method = operation.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    router[method](expressPath(operation.path), async (req, res) => {
+    // Each operation parses its own body, with its own size limit: most take at most 1 MiB.
+    const parseBody = express.json({
+      limit: operation.bodyLimit ?? DEFAULT_BODY_LIMIT,
+      strict: false,
+      type: ['application/json', 'application/*+json'],
+    });
+    router[method](expressPath(operation.path), parseBody, async (req, res) => {
       const locals = res.locals as RequestLocals;
       locals.route = operation.path;
       const caller = await authorize(deps.verifier, operation.access, req.headers.authorization);
