@@ -11,4 +11,4 @@ export * as schema from './schema/index.ts';
 export { createSecretBox, SecretOpenError, secretKeyId } from './secret-box.ts';
 export { loadOrCreateSecretsKey } from './secrets-key.ts';
 export { STANDARD_SUBJECT_TYPES } from './subject-types.ts';
-export type { Database, Db, SecretBox } from './types.ts';
+export type { ChangeWatch, Database, Db, SecretBox } from './types.ts';

@@ -4,7 +4,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
+import { CHANGES_CHANNEL } from './change-channel.ts';
 import { createKeyMutex } from './key-mutex.ts';
+import { watchPostgresChanges } from './postgres-change-watch.ts';
 import * as schema from './schema/index.ts';
 import type { Database, Db } from './types.ts';
 
@@ -54,6 +56,7 @@ const openPostgres = async (url: string, max: number): Promise<Database> => {
         client.release(broken ? true : undefined);
       }
     },
+    watchChanges: (onChange) => watchPostgresChanges(url, onChange),
     close: () => pool.end(),
   };
 };
@@ -69,6 +72,11 @@ const openPglite = async (dataDir: string): Promise<Database> => {
     db,
     kind: 'pglite',
     withAdvisoryLock: lock,
+    async watchChanges(onChange) {
+      // In-process: the notifications cannot be lost, so the watch is always live.
+      const unlisten = await client.listen(CHANGES_CHANNEL, () => onChange());
+      return { live: true, stop: unlisten };
+    },
     close: () => client.close(),
   };
 };

@@ -9,7 +9,21 @@ export type Database = {
   readonly kind: 'pglite' | 'postgres';
   /** Runs `fn` while holding a PostgreSQL advisory lock named by `key` (on PGlite: an in-process mutex). */
   withAdvisoryLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Calls `onChange` after every committed write to the tables behind the administration API's reads (the
+   * triggers of migration 0003), from this process or any other.
+   */
+  watchChanges(onChange: () => void): Promise<ChangeWatch>;
   close(): Promise<void>;
+};
+
+export type ChangeWatch = {
+  /**
+   * False while a change could go unseen: the listening connection is down and being re-established. Each
+   * transition also calls `onChange`, since what changed meanwhile is unknown.
+   */
+  readonly live: boolean;
+  stop(): Promise<void>;
 };
 
 /** AES-256-GCM envelope for secrets at rest; the key id travels inside the sealed string so keys can rotate. */
