@@ -18,6 +18,8 @@ export const listenImportSocket = async (
   dataDir: string,
   database: Database,
   log: Logger,
+  /** Called once an import has settled, before the answer: the server's read cache drops what it holds. */
+  imported: () => void,
 ): Promise<() => Promise<void>> => {
   const path = importSocketPath(dataDir);
   await rm(path, { force: true });
@@ -35,7 +37,10 @@ export const listenImportSocket = async (
       chunks.push(chunk as Buffer);
     }
     try {
-      const summary = await importDataFile(database, JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      const summary = await importDataFile(
+        database,
+        JSON.parse(Buffer.concat(chunks).toString('utf8')),
+      ).finally(imported);
       log.info({ summary }, 'data file imported');
       answer(200, summary);
     } catch (error) {

@@ -5,6 +5,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import {
   createApp,
   createDevIssuer,
+  createReadCache,
   createTokenVerifier,
   type DevIssuer,
   mountDocuments,
@@ -27,6 +28,9 @@ import { Registry } from 'prom-client';
 import { type Config, publicUrlOf } from './config.ts';
 import { listenImportSocket } from './import-socket.ts';
 import { serverVersion } from './server-version.ts';
+
+/** About 8 KiB each for the largest answers (a subscription of 50 environments): some 80 MiB at most. */
+const READ_CACHE_ENTRIES = 10_000;
 
 export type Platform = {
   readonly url: string;
@@ -86,8 +90,15 @@ export const startPlatform = async (
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
       publicUrl: url,
     });
+    // Reads answered from memory until a write: this process's own (the transports drop the cache after each
+    // non-GET operation) or anyone's (the database's change notifications). Not while notifications could be missed.
+    let live = () => false;
+    const reads = createReadCache({ max: READ_CACHE_ENTRIES, live: () => live() });
+    const changes = await database.watchChanges(() => reads.invalidate());
+    live = () => changes.live;
     const deps = {
       database,
+      reads,
       secrets,
       verifier,
       log,
@@ -110,7 +121,7 @@ export const startPlatform = async (
 
     const closeImportSocket = config.databaseUrl
       ? undefined
-      : await listenImportSocket(config.dataDir, database, log);
+      : await listenImportSocket(config.dataDir, database, log, () => reads.invalidate());
 
     let closing: Promise<void> | undefined;
     const close = () => {
@@ -122,6 +133,7 @@ export const startPlatform = async (
         await closed;
         clearTimeout(deadline);
         await proxy.close();
+        await changes.stop();
         await closeImportSocket?.();
         // A database handed in belongs to the caller, who closes it.
         if (!opened) await database.close();

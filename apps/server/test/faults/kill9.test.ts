@@ -79,6 +79,7 @@ describe(`kill -9 of the server during ingest and an authorization change (${bac
 
     const url = server.url;
     let stop = false;
+    const ended: string[] = [];
     const ingestion = { sent: 0, acknowledged: 0 };
     const ingestClient = async () => {
       while (!stop) {
@@ -96,10 +97,11 @@ describe(`kill -9 of the server during ingest and an authorization change (${bac
               })),
             ),
           });
-          await response.arrayBuffer();
+          const text = await response.text();
           if (response.status === 202) ingestion.acknowledged++;
-          else throw new Error(`ingest answered ${response.status}`);
-        } catch {
+          else throw new Error(`ingest answered ${response.status}: ${text}`);
+        } catch (error) {
+          ended.push(`ingest: ${String(error)}`);
           return; // the server is gone
         }
       }
@@ -122,15 +124,19 @@ describe(`kill -9 of the server during ingest and an authorization change (${bac
           await response.arrayBuffer();
           if (response.status !== 200) throw new Error(`auth answered ${response.status}`);
           auth.lastAcknowledged = i;
-        } catch {
+        } catch (error) {
+          ended.push(`auth: ${String(error)}`);
           return;
         }
       }
     };
     const clients = [...Array.from({ length: CLIENTS }, ingestClient), authClient()];
     // Let acknowledged writes pile up, then kill in the middle of the traffic.
-    while (ingestion.acknowledged < 8 || auth.lastAcknowledged < 5)
+    while (ingestion.acknowledged < 8 || auth.lastAcknowledged < 5) {
+      // A client that stopped before the kill would leave this loop waiting for the test's timeout.
+      if (ended.length > 0) throw new Error(`a client stopped before the kill: ${ended.join('; ')}`);
       await new Promise((r) => setTimeout(r, 20));
+    }
     await server.kill9();
     stop = true;
     await Promise.all(clients);

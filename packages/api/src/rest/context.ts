@@ -2,10 +2,12 @@ import type { Database, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
 import type { TokenVerifier } from '../auth/verifier.ts';
 import type { AuthorizationCodeFlow, Caller, ServiceContext } from '../services/context.ts';
+import type { ReadCache } from '../services/read-cache.ts';
 
 /** What the whole application shares; each request adds its caller, trace id and clock. */
 export type AppDeps = {
   readonly database: Database;
+  readonly reads: ReadCache;
   readonly secrets: SecretBox;
   readonly verifier: TokenVerifier;
   readonly log: Logger;
@@ -27,6 +29,7 @@ export type RequestLocals = {
 /** The context a service runs in, the same whichever transport called it. */
 export const serviceContext = (deps: AppDeps, caller: Caller, traceId: string): ServiceContext => ({
   database: deps.database,
+  reads: deps.reads,
   secrets: deps.secrets,
   caller,
   now: new Date(),

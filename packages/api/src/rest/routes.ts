@@ -2,7 +2,8 @@ import express, { Router } from 'express';
 import { authorize } from '../operations/authorize.ts';
 import { parseInput } from '../operations/input.ts';
 import type { AnyOperation } from '../operations/operation.ts';
-import { type AppDeps, type RequestLocals, serviceContext } from './context.ts';
+import { runOperation } from '../operations/run.ts';
+import type { AppDeps, RequestLocals } from './context.ts';
 import { expressPath } from './paths.ts';
 import { sendJson } from './send-json.ts';
 
@@ -30,7 +31,7 @@ export const restRoutes = (deps: AppDeps, operations: readonly AnyOperation[]): 
         body: req.body,
         hasBody: req.body !== undefined,
       });
-      const output = await operation.service(serviceContext(deps, caller, locals.traceId), input);
+      const output = await runOperation(deps, operation, caller, locals.traceId, input);
       res.status(operation.status);
       if (operation.response === undefined || operation.status === 204) {
         res.end();

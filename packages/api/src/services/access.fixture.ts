@@ -2,6 +2,7 @@ import { importDataFile } from '@platform/store';
 import type { TestBackend, TestDatabase } from '@platform/store/testing';
 import { pino } from 'pino';
 import type { ServiceContext } from './context.ts';
+import { uncachedReads } from './read-cache.ts';
 
 /**
  * Test fixture of the admin services: a data file (CONTRACT.md §6) imported into a fresh database, and service
@@ -190,6 +191,7 @@ const noSecrets = {
 /** A service context for `userId` (operator with `platform:admin`). */
 export const contextFor = (database: TestDatabase, userId: string, roles: string[] = []): ServiceContext => ({
   database,
+  reads: uncachedReads,
   secrets: noSecrets,
   caller: { userId, roles: new Set(['platform:read', 'platform:write', ...roles]) },
   now: NOW,

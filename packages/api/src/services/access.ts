@@ -27,8 +27,9 @@ import { isOperator, type ServiceContext } from './context.ts';
 /** What a malformed id answers: 400 where the specification lists 400 for the endpoint, else 404 (CONTRACT.md §4). */
 export type MalformedId = 400 | 404;
 
+const guidSchema = uuid();
 const isGuid = (value: unknown): value is string =>
-  typeof value === 'string' && uuid().safeParse(value).success;
+  typeof value === 'string' && guidSchema.safeParse(value).success;
 
 const subscriptionNotFound = (id: unknown) =>
   new NotFoundError(`Subscription '${String(id)}' was not found for the authenticated user.`);
@@ -87,9 +88,13 @@ export const loadSubscription = async (
   malformed: MalformedId,
 ): Promise<SubscriptionAccess> => {
   const guid = subscriptionGuid(subscriptionId, malformed);
-  // One round trip for both: every subscription request starts here.
-  const found = await findSubscriptionWithMembership(ctx.database.db, guid, ctx.caller.userId);
-  return checkSubscription(ctx, subscriptionId, found);
+  const { userId } = ctx.caller;
+  // One round trip for both, kept until a change: every subscription request starts here. The check itself runs
+  // on every request.
+  const found = await ctx.reads.read(`subscription-access\u0000${guid}\u0000${userId}`, async () => ({
+    found: await findSubscriptionWithMembership(ctx.database.db, guid, userId),
+  }));
+  return checkSubscription(ctx, subscriptionId, found.found);
 };
 
 /** As `loadSubscription`, and the caller must hold SubscriptionOwner or SubscriptionAdmin (operators do), else 403. */

@@ -1,5 +1,6 @@
 import type { Database, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
+import type { ReadCache } from './read-cache.ts';
 
 /** Who calls: the verified token's subject and roles (CONTRACT.md §3). */
 export type Caller = {
@@ -28,6 +29,8 @@ export type AuthorizationCodeFlow = {
 /** Everything a transport-free service needs; built once per request by each transport. */
 export type ServiceContext = {
   readonly database: Database;
+  /** Reads that may be answered from memory until the data behind them changes. */
+  readonly reads: ReadCache;
   readonly secrets: SecretBox;
   readonly caller: Caller;
   readonly now: Date;

@@ -10,7 +10,8 @@ import {
 import { authorize } from '../operations/authorize.ts';
 import { parseInput } from '../operations/input.ts';
 import type { AnyOperation, Operation } from '../operations/operation.ts';
-import { type AppDeps, serviceContext } from '../rest/context.ts';
+import { runOperation } from '../operations/run.ts';
+import type { AppDeps } from '../rest/context.ts';
 import { classify } from '../rest/problem-response.ts';
 
 export type TrpcContext = {
@@ -102,7 +103,7 @@ export const buildTrpcRouter = <const Ops extends readonly (AnyOperation & { id:
       try {
         const caller = await authorize(ctx.deps.verifier, operation.access, ctx.authorization);
         const parsed = parseInput(operation, splitInput(operation, input));
-        return await operation.service(serviceContext(ctx.deps, caller, ctx.traceId), parsed);
+        return await runOperation(ctx.deps, operation, caller, ctx.traceId, parsed);
       } catch (error) {
         throw toTRPCError(error);
       }

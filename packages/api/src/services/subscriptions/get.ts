@@ -8,17 +8,19 @@ import { type GetSubscriptionInput, toSubscriptionModel } from './schemas.ts';
 export const getSubscription: Service<GetSubscriptionInput, SubscriptionModel> = async (ctx, input) => {
   const { subscription } = await loadSubscription(ctx, input.subscriptionId, 404);
   const days = subscription.averageRendersPeriodDays;
-  // The environments, the totals of the current month and of the averaging window, and the designer seats are
-  // read by one statement: one round trip after the access check.
-  const figures = await loadSubscriptionFigures(ctx.database.db, subscription.id, [
-    currentMonthRange(ctx.now),
-    trailingDaysRange(ctx.now, days),
-  ]);
-  const [used, window] = figures.totals;
-  return toSubscriptionModel(subscription, {
-    environments: figures.environments,
-    used: used!,
-    average: perDay(window!, days),
-    templateDesignerSeatsUsed: figures.templateDesigners,
+  const month = currentMonthRange(ctx.now);
+  const window = trailingDaysRange(ctx.now, days);
+  // The answer depends on the data and on today (the current month, the averaging window).
+  return ctx.reads.read(`subscription\u0000${subscription.id}\u0000${window.endDay}`, async () => {
+    // The environments, the totals of the current month and of the averaging window, and the designer seats are
+    // read by one statement: one round trip after the access check.
+    const figures = await loadSubscriptionFigures(ctx.database.db, subscription.id, [month, window]);
+    const [used, averaged] = figures.totals;
+    return toSubscriptionModel(subscription, {
+      environments: figures.environments,
+      used: used!,
+      average: perDay(averaged!, days),
+      templateDesignerSeatsUsed: figures.templateDesigners,
+    });
   });
 };

@@ -30,13 +30,19 @@ export const getSubscriptionRenders: Service<
     await loadSubscription(ctx, input.subscriptionId, 400);
     throw error;
   }
-  // The subscription, the caller's membership, the environments and the render rows in one round trip; nothing
-  // read is used before the access check.
-  const found = await findSubscriptionRenders(ctx.database.db, guid, ctx.caller.userId, query);
-  const { environments, rows } = checkSubscription(ctx, input.subscriptionId, found);
-  return subscriptionRenderGroups(
-    environments.map((env) => ({ guid: env.guid, name: env.name, type: env.type as EnvironmentType })),
-    rows,
-    query,
-  );
+  const { subscription } = await loadSubscription(ctx, input.subscriptionId, 400);
+  // The groups follow from groupBy and the range (the default range from today); the answer from those, top and
+  // the data.
+  const { groupBy, top, startDay, endDay } = query;
+  const key = `subscription-renders\u0000${subscription.id}\u0000${groupBy}\u0000${top ?? ''}\u0000${startDay}\u0000${endDay}`;
+  return ctx.reads.read(key, async () => {
+    // The subscription, the membership, the environments and the render rows in one round trip.
+    const found = await findSubscriptionRenders(ctx.database.db, guid, ctx.caller.userId, query);
+    const { environments, rows } = checkSubscription(ctx, input.subscriptionId, found);
+    return subscriptionRenderGroups(
+      environments.map((env) => ({ guid: env.guid, name: env.name, type: env.type as EnvironmentType })),
+      rows,
+      query,
+    );
+  });
 };
