@@ -29,8 +29,11 @@ import { type Config, publicUrlOf } from './config.ts';
 import { listenImportSocket } from './import-socket.ts';
 import { serverVersion } from './server-version.ts';
 
-/** About 8 KiB each for the largest answers (a subscription of 50 environments): some 80 MiB at most. */
-const READ_CACHE_ENTRIES = 10_000;
+/**
+ * The largest answers (a subscription of 50 environments) hold some 30 KiB each with their serialized body: at most
+ * about 60 MiB. Access checks, the most numerous entries, are far smaller.
+ */
+const READ_CACHE_ENTRIES = 2000;
 
 export type Platform = {
   readonly url: string;

@@ -1,19 +1,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../../bin/platform-server.js', import.meta.url));
 
-/** A port that was free a moment ago (the child binds it itself). */
-export const freePort = async (): Promise<number> => {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+/** The address the child with `pid` wrote to DATA_DIR/server.json once it listens; throws until then. */
+const announcedUrl = async (dataDir: string, pid: number | undefined): Promise<string> => {
+  const file = JSON.parse(await readFile(join(dataDir, 'server.json'), 'utf8')) as {
+    pid: number;
+    url: string;
+  };
+  if (file.pid !== pid) throw new Error('not announced yet');
+  return file.url;
 };
 
 export type ServerChild = {
@@ -40,12 +40,14 @@ export const startServerChild = async (options: {
   port?: number;
   env?: Record<string, string>;
 }): Promise<ServerChild> => {
-  const port = options.port ?? (await freePort());
+  // Without a port asked for, the child binds port 0 and tells its address in DATA_DIR/server.json: a port found
+  // free beforehand could be taken by another test's server in between, and the readiness check would then talk to
+  // that server.
   const child = spawn(process.execPath, [bin, 'start'], {
     env: {
       PATH: process.env.PATH ?? '',
       NODE_ENV: 'test',
-      PORT: String(port),
+      PORT: String(options.port ?? 0),
       HOST: '127.0.0.1',
       DATA_DIR: options.dataDir,
       AUTH_ISSUER: options.issuerUrl,
@@ -64,15 +66,17 @@ export const startServerChild = async (options: {
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   const exited = once(child, 'exit');
-  const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
+  let url = options.port === undefined ? '' : `http://127.0.0.1:${options.port}`;
   for (;;) {
     if (child.exitCode !== null)
       throw new Error(`platform-server exited (${child.exitCode}): ${output.join('')}`);
     try {
-      if ((await fetch(`${url}/api/ping`)).status === 200) break;
+      if (url === '') url = await announcedUrl(options.dataDir, child.pid);
+      // A server that accepts but never answers must not hang the caller past the deadline.
+      if ((await fetch(`${url}/api/ping`, { signal: AbortSignal.timeout(5000) })).status === 200) break;
     } catch {
-      // not listening yet
+      // not listening yet, or not announced yet
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import { Counter, collectDefaultMetrics, Histogram, type Registry } from 'prom-client';
 import type { RequestLocals } from '../rest/context.ts';
 
@@ -33,17 +33,15 @@ export const httpMetrics = (registry: Registry): RequestHandler => {
     }
     return bound;
   };
-  return (req, res, next) => {
-    const start = performance.now();
-    res.on('finish', () => {
-      const bound = childrenOf(
-        req.method,
-        (res.locals as RequestLocals).route ?? 'unmatched',
-        res.statusCode,
-      );
-      bound.count();
-      bound.observe((performance.now() - start) / 1000);
-    });
+  // One listener for every request, not a closure per request.
+  function finished(this: Response) {
+    const locals = this.locals as RequestLocals;
+    const bound = childrenOf(this.req.method, locals.route ?? 'unmatched', this.statusCode);
+    bound.count();
+    bound.observe((performance.now() - locals.startedAt) / 1000);
+  }
+  return (_req, res, next) => {
+    res.once('finish', finished);
     next();
   };
 };

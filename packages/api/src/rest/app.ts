@@ -30,7 +30,9 @@ export const createApp = (options: AppOptions): Express => {
   app.set('trust proxy', 'loopback');
 
   app.use(((req, res, next) => {
-    (res.locals as RequestLocals).traceId = traceIdOf(req.headers.traceparent as string | undefined);
+    const locals = res.locals as RequestLocals;
+    locals.startedAt = performance.now();
+    locals.traceId = traceIdOf(req.headers.traceparent as string | undefined);
     next();
   }) satisfies RequestHandler);
   app.use(httpMetrics(options.metrics));

@@ -22,6 +22,8 @@ export const ANONYMOUS: Caller = { userId: '', roles: new Set() };
 /** Values each request carries in `res.locals`. */
 export type RequestLocals = {
   traceId: string;
+  /** `performance.now()` when the request arrived. */
+  startedAt: number;
   caller?: Caller;
   route?: string;
 };
