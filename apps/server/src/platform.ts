@@ -30,8 +30,8 @@ import { listenImportSocket } from './import-socket.ts';
 import { serverVersion } from './server-version.ts';
 
 /**
- * The largest answers (a subscription of 50 environments) hold some 30 KiB each with their serialized body: at most
- * about 60 MiB. Access checks, the most numerous entries, are far smaller.
+ * The largest answers (a subscription of 50 environments, 8 KiB of JSON) are estimated at some 30 KiB each with
+ * their serialized body: about 60 MiB at most. Access checks, the most numerous entries, are far smaller.
  */
 const READ_CACHE_ENTRIES = 2000;
 

@@ -65,7 +65,7 @@ export const createReadCache = (options: ReadCacheOptions): ReadCache => {
   };
 };
 
-/** No cache: every read loads (contexts without change notifications, such as a standalone tool). */
+/** No cache: every read loads. For the service tests, which write to the database between calls without a transport. */
 export const uncachedReads: ReadCache = {
   read: (_key, load) => load(),
   invalidate() {},
