@@ -12,7 +12,7 @@ const optionalText = z
   .optional()
   .transform((v) => (v === '' ? undefined : v));
 
-/** CONTRACT.md §1: the only place that reads the environment. */
+/** docs/configuration.md: the only place that reads the environment. */
 const Env = z.object({
   PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),

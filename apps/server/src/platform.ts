@@ -152,7 +152,7 @@ export const startPlatform = async (
 
 /**
  * Requests Node's HTTP parser rejects before any route sees them (malformed request line or framing, headers over
- * the size limit, header timeout) are answered like every other error (CONTRACT.md §4): a ProblemDetails body
+ * the size limit, header timeout) are answered like every other error (docs/errors.md): a ProblemDetails body
  * with a traceId, served as application/json, then the connection is closed.
  */
 const answerClientError = (error: Error & { code?: string }, socket: Socket) => {

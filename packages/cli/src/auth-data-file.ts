@@ -37,7 +37,7 @@ const syntaxErrorPlace = (error: unknown): string => {
 
 /**
  * Reads `--auth-data-file` (JSON, or YAML for .yaml/.yml) and validates it against the type's schema
- * (specification §5.3). The data is returned as written: the server applies the defaults itself.
+ * (docs/connector-auth.md). The data is returned as written: the server applies the defaults itself.
  */
 export const readAuthDataFile = async (path: string, type: AuthType): Promise<Record<string, unknown>> => {
   let text: string;

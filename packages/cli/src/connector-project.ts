@@ -52,7 +52,7 @@ const readScript = async (project: ProjectPackage): Promise<{ path: string; scri
 };
 
 /**
- * The publish body from a connector project (CONTRACT.md §7): package.json supplies name, version, description
+ * The publish body from a connector project (docs/environment-api.md): package.json supplies name, version, description
  * and `config.*`; the script is the file `main` names (default `dist/index.js`). Validated before any request.
  */
 export const readConnectorProject = async (

@@ -1,7 +1,7 @@
 import type { CliEnv } from './env.ts';
 import type { Output } from './output.ts';
 
-/** The global options of every command (CONTRACT.md §8). */
+/** The global options of every command (docs/connector-cli.md). */
 export type GlobalOptions = {
   verbose: boolean;
   dryRun: boolean;

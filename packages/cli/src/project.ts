@@ -53,7 +53,7 @@ export const readProject = async (
   return { dir, file, json, config };
 };
 
-/** Specification §4.4: a type used with `-at` must be listed in the descriptor's `config.supportedAuth`. */
+/** See docs/connector-cli.md: a type used with `-at` must be listed in the descriptor's `config.supportedAuth`. */
 export const checkSupportedAuth = (project: ProjectPackage, type: AuthType): void => {
   const listed = project.config.supportedAuth;
   if (listed === undefined) {

@@ -22,7 +22,7 @@ const isIpAddress = (hostname: string): boolean =>
   /^\d+(\.\d+){3}$/.test(hostname) || hostname.startsWith('[');
 
 /**
- * Checks `-b` against `-e` (CONTRACT.md §8): https (http only for loopback), the environment as the first
+ * Checks `-b` against `-e` (docs/connector-cli.md): https (http only for loopback), the environment as the first
  * host label, and a path prefix. Everything a request would otherwise fail on later is caught here.
  */
 export const resolveTarget = (environment: string, base: string): Target => {

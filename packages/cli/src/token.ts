@@ -14,7 +14,7 @@ const loginHint = (issuer?: string, clientId?: string): string =>
     : 'connector-cli login --issuer <url> --client-id <id>';
 
 /**
- * CONTRACT.md §8: `--token`, else `CONNECTOR_CLI_TOKEN`, else the session saved by `login`.
+ * docs/connector-cli.md: `--token`, else `CONNECTOR_CLI_TOKEN`, else the session saved by `login`.
  * `required: false` (dry runs) returns `undefined` instead of failing when there is none.
  */
 export const resolveToken = async (

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { describeModel } from './models/describe-model.ts';
 import { ProblemDetails, problem, statusTitle, statusType } from './problem.ts';
 
-// Specification §2.11: every field optional and nullable, additional properties allowed.
+// See docs/admin-api.md: every field optional and nullable, additional properties allowed.
 describeModel('ProblemDetails', ProblemDetails, {
   example: {
     type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
@@ -23,7 +23,7 @@ describeModel('ProblemDetails', ProblemDetails, {
 });
 
 describe('problem', () => {
-  it('builds the body CONTRACT.md §4 describes', () => {
+  it('builds the body docs/errors.md describes', () => {
     expect(problem({ status: 404, detail: 'No such subscription.', traceId: 't' })).toEqual({
       type: 'https://tools.ietf.org/html/rfc9110#section-15.5.5',
       title: 'Not Found',

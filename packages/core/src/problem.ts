@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FieldErrors } from './errors.ts';
 
-/** Specification §2.11: every field optional and nullable; additional properties allowed. */
+/** See docs/admin-api.md: every field optional and nullable; additional properties allowed. */
 export const ProblemDetails = z
   .looseObject({
     type: z.string().nullable().optional(),
@@ -13,7 +13,7 @@ export const ProblemDetails = z
   .meta({ id: 'ProblemDetails' });
 export type ProblemDetails = z.infer<typeof ProblemDetails>;
 
-/** RFC 9110 section of each status CONTRACT.md §4 names. */
+/** RFC 9110 section of each status docs/errors.md names. */
 const statusSections: Record<number, { section: string; title: string }> = {
   400: { section: '15.5.1', title: 'Bad Request' },
   401: { section: '15.5.2', title: 'Unauthorized' },
@@ -47,7 +47,7 @@ export type ProblemInput = {
   instance?: string | undefined;
 };
 
-/** Builds the ProblemDetails body of CONTRACT.md §4. */
+/** Builds the ProblemDetails body of docs/errors.md. */
 export const problem = ({ status, detail, traceId, errors, instance }: ProblemInput): ProblemDetails => ({
   type: statusType(status),
   title: statusTitle(status),

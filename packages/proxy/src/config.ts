@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Configuration of the standalone `connector-proxy` process (CONTRACT.md §1), read from the environment
+ * Configuration of the standalone `connector-proxy` process (docs/configuration.md), read from the environment
  * here and nowhere else. The proxy needs the platform's PostgreSQL and secrets key, and verifies bearer
  * tokens against `AUTH_ISSUER` itself (the built-in development issuer exists only in the platform server).
  */

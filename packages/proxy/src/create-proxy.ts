@@ -14,9 +14,9 @@ export type ProxyOptions = {
   secrets: SecretBox;
   log: Logger;
   metricsRegistry: Registry;
-  /** CONTRACT.md §1 PROXY_ALLOW_PRIVATE_NETWORKS: loopback and private targets and token endpoints allowed. */
+  /** docs/configuration.md PROXY_ALLOW_PRIVATE_NETWORKS: loopback and private targets and token endpoints allowed. */
   allowPrivateNetworks: boolean;
-  /** CONTRACT.md §1 PUBLIC_URL: authorization code redirect URIs are built from it. */
+  /** docs/configuration.md PUBLIC_URL: authorization code redirect URIs are built from it. */
   publicUrl: string;
   /** Connect, response-headers and body-idle timeout for targets and token endpoints. Default 30 s. */
   fetchTimeoutMs?: number;
@@ -31,7 +31,7 @@ export type ProxyOptions = {
 };
 
 export type ConnectorProxy = {
-  /** Proxies one request (CONTRACT.md §7). Never rejects: errors are written as ProblemDetails. */
+  /** Proxies one request (docs/environment-api.md). Never rejects: errors are written as ProblemDetails. */
   handle(req: IncomingMessage, res: ServerResponse, ctx: ProxyRequestContext): Promise<void>;
   tokens: TokenService;
   /**

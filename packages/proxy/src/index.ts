@@ -1,5 +1,5 @@
 /**
- * @platform/proxy — the connector proxy (specification §5.2, CONTRACT.md §7).
+ * @platform/proxy — the connector proxy (docs/connector-auth.md, docs/environment-api.md).
  *
  * Mounting (apps/server): for any method on
  * `/grafx/api/v1/environment/{environment}/connectors/{connectorId}/proxy`, authenticate the caller

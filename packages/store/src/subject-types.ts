@@ -1,4 +1,4 @@
-/** The vision subject types every new environment starts with (CONTRACT.md §7). */
+/** The vision subject types every new environment starts with (docs/environment-api.md). */
 export const STANDARD_SUBJECT_TYPES = [
   'Person',
   'Animal',

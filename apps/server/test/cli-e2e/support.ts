@@ -62,7 +62,7 @@ export type AuthType = (typeof TYPES)[number];
 
 const TOKEN_ENDPOINT = 'https://login.acme.example/oauth/token';
 
-/** One valid auth data file per type (specification §5.3, CONTRACT.md §7). */
+/** One valid auth data file per type (docs/connector-auth.md, docs/environment-api.md). */
 export const authData: Record<AuthType, Record<string, unknown>> = {
   staticKey: { key: 'X-Api-Key', value: SECRETS.staticValue },
   oAuth2ClientCredentials: {

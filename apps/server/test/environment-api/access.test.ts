@@ -54,7 +54,7 @@ const writes = (ids: Ids, n: string): [string, string, unknown][] => [
   ['DELETE', `${base}/connectors/${ids.connector}`, undefined],
 ];
 
-/** CONTRACT.md §3: who reads and who writes the environment API of acme-prod. */
+/** docs/authentication.md: who reads and who writes the environment API of acme-prod. */
 const matrix: [string, string, 'ok' | 403 | 404, 'ok' | 403 | 404, string[]?][] = [
   ['SubscriptionOwner', USERS.owner, 'ok', 'ok'],
   ['SubscriptionAdmin', USERS.admin, 'ok', 'ok'],

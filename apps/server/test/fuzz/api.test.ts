@@ -2,7 +2,7 @@
  * Fuzzing of every operation the served /openapi.json documents, and of the connector proxy route, with tokens
  * of every role: valid, boundary and hostile requests (wrong types, huge numbers, odd Unicode, path traversal,
  * duplicate query keys, missing, doubled and oversized bodies, wrong content types). Every answer must keep
- * CONTRACT.md §4: never a 5xx, every error a ProblemDetails with `traceId` served as application/json, no
+ * docs/errors.md: never a 5xx, every error a ProblemDetails with `traceId` served as application/json, no
  * answer above 1 MiB.
  *
  * CI runs FUZZ_RUNS=300 generated requests per backend (plus one sweep of every operation × every caller);

@@ -206,7 +206,7 @@ const validFromSchema = (
       const record = fc.record(properties, {
         requiredKeys: (schema.required ?? []).filter((k) => k in properties),
       });
-      // An unknown key now and then: models accept none (specification §2).
+      // An unknown key now and then: models accept none (docs/admin-api.md).
       return fc
         .tuple(
           record,

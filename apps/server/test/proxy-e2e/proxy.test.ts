@@ -147,7 +147,7 @@ describe.each(await testBackends())('connector proxy through the composed server
     expectStatus(shared, 200);
     expect(shared.text).not.toContain(SHARED_VALUE);
     await setAuth(id, 'static', { usage: 'browser', key: 'X-Api-Key', value: STATIC_BROWSER });
-    // The environment is named case-insensitively (CONTRACT.md §1).
+    // The environment is named case-insensitively (docs/configuration.md).
     const response = await tp.call(`/grafx/api/v1/environment/ACME-PROD/connectors/${id}/proxy`, {
       method: 'POST',
       token: await tp.token(USERS.contentUser, ['platform:read']),

@@ -80,7 +80,7 @@ export const platformClient = (platform: () => TestPlatform) => {
   return { rest, proxy, responses, tokenOf };
 };
 
-/** A publish body (CONTRACT.md §7) whose connector may call the loopback servers of the test. */
+/** A publish body (docs/environment-api.md) whose connector may call the loopback servers of the test. */
 export const connectorBody = (overrides: Record<string, unknown> = {}) => ({
   name: 'E2E connector',
   description: 'Calls the recording target of the end-to-end tests',

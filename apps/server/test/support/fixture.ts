@@ -1,5 +1,5 @@
 /**
- * A small data file (CONTRACT.md §6) with one user per role of interest, two subscriptions and render events at
+ * A small data file (docs/data-file.md) with one user per role of interest, two subscriptions and render events at
  * known days, so the tests can compute every expected figure by hand.
  */
 export const SUB_A = '0a1b2c3d-0000-4000-8000-00000000000a';

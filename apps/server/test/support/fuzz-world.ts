@@ -1,7 +1,7 @@
 import { ENV_PROD, ENV_SANDBOX, SUB_A, SUB_B, USERS } from './fixture.ts';
 import type { TestPlatform } from './platform.ts';
 
-/** The token roles of CONTRACT.md §3, one caller per row: every fuzzed request is sent as one of them. */
+/** The token roles of docs/authentication.md, one caller per row: every fuzzed request is sent as one of them. */
 export const CALLERS = [
   { name: 'no token', user: undefined, roles: [] },
   { name: 'garbage token', user: undefined, roles: [], garbage: true },

@@ -100,7 +100,7 @@ const isClientRefusal = (error: unknown) => {
 };
 
 /**
- * What CONTRACT.md §4 demands of every answer: no 5xx (except `allowed`), every error a ProblemDetails with
+ * What docs/errors.md demands of every answer: no 5xx (except `allowed`), every error a ProblemDetails with
  * `Content-Type: application/json`, its own status and a W3C `traceId`, and no body larger than `maxBytes`.
  * Returns the violations, empty when the answer is fine.
  */

@@ -1,7 +1,7 @@
 import type { JWTPayload } from 'jose';
 import type { Caller } from '../services/context.ts';
 
-/** Token roles come from a `roles` array and/or a space-separated `scope` (CONTRACT.md §3). */
+/** Token roles come from a `roles` array and/or a space-separated `scope` (docs/authentication.md). */
 export const callerFromClaims = (claims: JWTPayload): Caller | null => {
   if (typeof claims.sub !== 'string' || claims.sub === '') return null;
   const roles = new Set<string>();

@@ -12,7 +12,7 @@ import {
 } from 'jose';
 
 /**
- * The built-in development issuer (CONTRACT.md §1): a signing key kept in DATA_DIR, its discovery document and
+ * The built-in development issuer (docs/configuration.md): a signing key kept in DATA_DIR, its discovery document and
  * JWKS served by the server itself, and tokens minted for local use. Never started in production.
  */
 export type DevIssuer = {

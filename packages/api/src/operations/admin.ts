@@ -40,7 +40,7 @@ const renderQuery = z.object({
   endDate: optionalQuery('yyyy-MM-dd; required when startDate is given.'),
 });
 
-/** Sections 4.1 and 4.2 of the specification, plus the additions of CONTRACT.md §5 and §6. */
+/** Sections 4.1 and 4.2 of the specification, plus the additions of docs/admin-api.md, docs/data-file.md. */
 export const adminOperations = [
   defineOperation({
     id: 'info.get',
@@ -233,7 +233,7 @@ export const adminOperations = [
     summary: 'Upsert a data file (operators; what platform-server import uses while the server runs)',
     tag: 'Operations',
     access: 'platform:write',
-    body: z.unknown().meta({ type: 'object', description: 'The data file of CONTRACT.md §6' }),
+    body: z.unknown().meta({ type: 'object', description: 'The data file of docs/data-file.md' }),
     // Data files carry render history.
     bodyLimit: 256 * 1024 * 1024,
     response: z.record(z.string(), z.unknown()),

@@ -9,7 +9,7 @@ import { defineOperation } from './operation.ts';
 const BASE = '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/auth/oauth-authorization-code';
 const params = z.object({ environment: z.string().min(1), connectorId: uuid() });
 
-/** The per-user authorization-code flow of CONTRACT.md §7 (browser usage only). */
+/** The per-user authorization-code flow of docs/environment-api.md (browser usage only). */
 export const authorizationCodeOperations = [
   defineOperation({
     id: 'authorizationCode.login',

@@ -4,7 +4,7 @@ import { ANONYMOUS } from '../rest/context.ts';
 import type { Caller } from '../services/context.ts';
 import type { Access } from './operation.ts';
 
-/** Token check of an operation: 401 without a valid token, 403 without the role (CONTRACT.md §3). */
+/** Token check of an operation: 401 without a valid token, 403 without the role (docs/authentication.md). */
 export const authorize = async (
   verifier: TokenVerifier,
   access: Access,

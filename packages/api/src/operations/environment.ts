@@ -59,7 +59,7 @@ import { getVision } from '../services/vision/get.ts';
 import { singleQueryValue } from './input.ts';
 import { defineOperation } from './operation.ts';
 
-/** The environment API of CONTRACT.md §7 (specification §4.3 names part of it). */
+/** The environment API (docs/environment-api.md). */
 const BASE = '/grafx/api/v1/environment/{environment}';
 
 const environment = z
@@ -214,7 +214,7 @@ export const environmentOperations = [
     params: connectorParams.extend({ kind: AuthKind }),
     body: authBody,
     bodyDescription:
-      '`usage` (browser or server), optional `name`, and the fields of the type named by `{kind}` (specification §5.3).',
+      '`usage` (browser or server), optional `name`, and the fields of the type named by `{kind}` (docs/connector-auth.md).',
     response: AuthConfigurationSet,
     status: 200,
     errors: [400, 404],

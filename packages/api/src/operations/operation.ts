@@ -3,7 +3,7 @@ import type { Service } from '../services/context.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** The token role an operation needs (CONTRACT.md §3); `public` needs no token. */
+/** The token role an operation needs (docs/authentication.md); `public` needs no token. */
 export type Access = 'public' | 'platform:read' | 'platform:write' | 'platform:ingest';
 
 type AnyObject = z.ZodObject<z.ZodRawShape>;
@@ -24,12 +24,12 @@ export type Operation<I = unknown, O = unknown> = {
   readonly params?: AnyObject;
   /**
    * What a malformed path parameter answers: 400 where the specification's table lists 400 for the endpoint,
-   * else 404, since such an id cannot name anything (CONTRACT.md §4).
+   * else 404, since such an id cannot name anything (docs/errors.md).
    */
   readonly malformedParams?: 400 | 404;
   readonly query?: AnyObject;
   readonly body?: z.ZodType;
-  /** Largest JSON body accepted, in bytes; default 1 MiB (CONTRACT.md §4: over it, 413). */
+  /** Largest JSON body accepted, in bytes; default 1 MiB (docs/errors.md: over it, 413). */
   readonly bodyLimit?: number;
   readonly bodyDescription?: string;
   /** `text/html`: the service returns a page (the OAuth redirect a browser lands on); default JSON. */

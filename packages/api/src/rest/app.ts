@@ -80,7 +80,7 @@ export const createApp = (options: AppOptions): Express => {
   return app;
 };
 
-/** body-parser's errors carry a `type`; turn them into the statuses of CONTRACT.md §4. */
+/** body-parser's errors carry a `type`; turn them into the statuses of docs/errors.md. */
 const mapBodyError = (error: unknown): unknown => {
   const type = (error as { type?: unknown }).type;
   if (type === 'entity.too.large') {

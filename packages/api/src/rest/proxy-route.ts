@@ -17,7 +17,7 @@ export const PROXY_PATH = '/grafx/api/v1/environment/{environment}/connectors/{c
 const connectorIdSchema = uuid();
 
 /**
- * The connector proxy route, every method (CONTRACT.md §7): the caller needs `platform:read` and visibility of the
+ * The connector proxy route, every method (docs/connector-proxy.md): the caller needs `platform:read` and visibility of the
  * environment; the handler then streams the request (so this is mounted before any body parser).
  */
 export const mountProxy = (app: Express, deps: AppDeps, handle: ProxyHandler): void => {

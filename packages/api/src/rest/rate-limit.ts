@@ -7,7 +7,7 @@ type Bucket = { tokens: number; at: number };
 
 /**
  * Token bucket per bearer token (per client address without one): `perSecond` sustained, bursts of twice that
- * (CONTRACT.md §1). Buckets live in an LRU so a flood of distinct keys cannot grow memory without bound.
+ * (docs/configuration.md). Buckets live in an LRU so a flood of distinct keys cannot grow memory without bound.
  */
 export const rateLimit = (perSecond: number): RequestHandler => {
   if (perSecond <= 0) return (_req, _res, next) => next();

@@ -5,7 +5,7 @@ import type { ServiceContext } from './context.ts';
 import { uncachedReads } from './read-cache.ts';
 
 /**
- * Test fixture of the admin services: a data file (CONTRACT.md §6) imported into a fresh database, and service
+ * Test fixture of the admin services: a data file (docs/data-file.md) imported into a fresh database, and service
  * contexts for its users. Not a test itself; the `*.test.ts` files of each service area use it.
  */
 

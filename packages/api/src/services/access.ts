@@ -19,12 +19,12 @@ import {
 import { isOperator, type ServiceContext } from './context.ts';
 
 /**
- * Loading what the caller may see (CONTRACT.md §3). The rules themselves are core's; this module only loads the
+ * Loading what the caller may see (docs/authentication.md). The rules themselves are core's; this module only loads the
  * caller's membership and turns a refusal into the right error: not visible → 404 (the caller must not learn
  * that the thing exists), visible but not allowed → 403.
  */
 
-/** What a malformed id answers: 400 where the specification lists 400 for the endpoint, else 404 (CONTRACT.md §4). */
+/** What a malformed id answers: 400 where the specification lists 400 for the endpoint, else 404 (docs/errors.md). */
 export type MalformedId = 400 | 404;
 
 const guidSchema = uuid();

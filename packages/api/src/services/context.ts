@@ -2,14 +2,14 @@ import type { Database, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
 import type { ReadCache } from './read-cache.ts';
 
-/** Who calls: the verified token's subject and roles (CONTRACT.md §3). */
+/** Who calls: the verified token's subject and roles (docs/authentication.md). */
 export type Caller = {
   readonly userId: string;
   readonly roles: ReadonlySet<string>;
 };
 
 /**
- * The authorization-code flow of the connector proxy (CONTRACT.md §7), handed in by the server that composes the
+ * The authorization-code flow of the connector proxy (docs/environment-api.md), handed in by the server that composes the
  * proxy; the api package stays free of the proxy's dependencies.
  */
 export type AuthorizationCodeFlow = {

@@ -9,7 +9,7 @@ import { type EnvironmentRow, findEnvironmentByReference, findMembership } from 
 import { isOperator, type ServiceContext } from './context.ts';
 
 /**
- * Access to the environment API (CONTRACT.md §3, §7): `{environment}` is a guid or a technical name. An
+ * Access to the environment API (docs/authentication.md, docs/environment-api.md): `{environment}` is a guid or a technical name. An
  * environment that is unknown or that the caller cannot see answers 404 (the caller must not learn it exists);
  * writes need EnvironmentAdmin on it or SubscriptionOwner/SubscriptionAdmin (operators may), else 403.
  */

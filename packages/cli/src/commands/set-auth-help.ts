@@ -1,4 +1,4 @@
-/** Shown after `connector-cli set-auth --help`: one example per authorization type (specification §5.2, §5.3). */
+/** Shown after `connector-cli set-auth --help`: one example per authorization type (docs/connector-auth.md). */
 export const setAuthHelp = `
 Checks, in this order, before anything is sent: required options; -au and -at values;
 oAuth2AuthorizationCode only with -au browser; -b against -e; config.supportedAuth of the

@@ -22,7 +22,7 @@ const sendJson = (response: ServerResponse, status: number, body: unknown): void
   response.end(JSON.stringify(body));
 };
 
-/** Answers like the environment API would for the requests the CLI sends (CONTRACT.md §7). */
+/** Answers like the environment API would for the requests the CLI sends (docs/environment-api.md). */
 export const platformLikeResponder: Responder = (request, response) => {
   const path = new URL(request.url, 'http://x').pathname;
   const auth = /\/connectors\/([^/]+)\/auth\/([^/]+)$/.exec(path);

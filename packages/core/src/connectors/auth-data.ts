@@ -24,7 +24,7 @@ export type BodyFormat = z.infer<typeof BodyFormat>;
 export const TokenEndpointAuthMethod = z.enum(['client_secret_basic', 'client_secret_post']);
 export type TokenEndpointAuthMethod = z.infer<typeof TokenEndpointAuthMethod>;
 
-/** Specification §5.3. Every schema is strict: an unknown field is an error that names it. */
+/** See docs/connector-auth.md. Every schema is strict: an unknown field is an error that names it. */
 export const StaticKeyData = z
   .strictObject({ key: headerName(), value: headerValue() })
   .meta({ id: 'StaticKeyData' });
@@ -76,7 +76,7 @@ export const ResourceOwnerPasswordData = z
   .meta({ id: 'ResourceOwnerPasswordData' });
 export type ResourceOwnerPasswordData = z.infer<typeof ResourceOwnerPasswordData>;
 
-/** CONTRACT.md §7 decides the JWT bearer fields the specification leaves to the connector. */
+/** docs/environment-api.md decides the JWT bearer fields the specification leaves to the connector. */
 export const JwtBearerData = z
   .strictObject({
     tokenEndpoint: httpUrl(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Specification §5.2: the `-at` values. */
+/** See docs/connector-auth.md: the `-at` values. */
 export const AuthType = z
   .enum([
     'staticKey',
@@ -12,11 +12,11 @@ export const AuthType = z
   .meta({ id: 'AuthType' });
 export type AuthType = z.infer<typeof AuthType>;
 
-/** Specification §4.4: the `-au` values. */
+/** See docs/connector-cli.md: the `-au` values. */
 export const AuthUsage = z.enum(['browser', 'server']).meta({ id: 'AuthUsage' });
 export type AuthUsage = z.infer<typeof AuthUsage>;
 
-/** The REST path segment of each type (CONTRACT.md §7). */
+/** The REST path segment of each type (docs/environment-api.md). */
 export const AuthKind = z
   .enum([
     'static',
@@ -40,7 +40,7 @@ export const typeOfKind = Object.fromEntries(
   Object.entries(kindOfType).map(([type, kind]) => [kind, type]),
 ) as Record<AuthKind, AuthType>;
 
-/** Specification §5.2: which usages each type supports. */
+/** See docs/connector-auth.md: which usages each type supports. */
 export const usagesOfType: Record<AuthType, readonly AuthUsage[]> = {
   staticKey: ['browser', 'server'],
   oAuth2ClientCredentials: ['browser', 'server'],
@@ -52,7 +52,7 @@ export const usagesOfType: Record<AuthType, readonly AuthUsage[]> = {
 export const supportsUsage = (type: AuthType, usage: AuthUsage): boolean =>
   usagesOfType[type].includes(usage);
 
-/** The `grant_type` each OAuth 2.0 type sends; fixed by the type (specification §5.2 rule 6). */
+/** The `grant_type` each OAuth 2.0 type sends; fixed by the type (docs/connector-auth.md rule 6). */
 export const grantTypeOf = {
   oAuth2ClientCredentials: 'client_credentials',
   oAuth2AuthorizationCode: 'authorization_code',

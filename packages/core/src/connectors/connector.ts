@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { dateTime, uuid } from '../models/scalars.ts';
 import { AuthType, AuthUsage } from './auth-types.ts';
 
-/** `example.com` or `*.example.com`: no scheme, port, path or bare `*` (CONTRACT.md §7). */
+/** `example.com` or `*.example.com`: no scheme, port, path or bare `*` (docs/environment-api.md). */
 export const AllowedDomain = z
   .string()
   .max(253)
@@ -18,7 +18,7 @@ export const ProxyOptions = z
   .strictObject({ forwardedHeaders: z.boolean().default(false) })
   .meta({ id: 'ProxyOptions' });
 
-/** Body of `POST /connectors` and `PUT /connectors/{connectorId}` (CONTRACT.md §7). */
+/** Body of `POST /connectors` and `PUT /connectors/{connectorId}` (docs/environment-api.md). */
 export const PublishConnectorBody = z
   .strictObject({
     name: z.string().min(1).max(200),

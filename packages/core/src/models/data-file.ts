@@ -13,7 +13,7 @@ import { int32, int64, nonEmpty, uri, uuid } from './scalars.ts';
 import { UserId } from './users.ts';
 
 /**
- * The data file of CONTRACT.md §6 (`platform-server import`, demo data).
+ * The data file of docs/data-file.md (`platform-server import`, demo data).
  * Unknown keys are ignored rather than rejected: a file written for a newer or older release still imports,
  * while every known key is checked strictly. Omitted optional fields take the defaults below.
  */
@@ -112,7 +112,7 @@ export const DataFileSubscription = z.object({
 });
 export type DataFileSubscription = z.infer<typeof DataFileSubscription>;
 
-/** One render event (CONTRACT.md §6); also the body element of `POST /api/v1/render-events`. */
+/** One render event (docs/data-file.md); also the body element of `POST /api/v1/render-events`. */
 export const RenderEvent = z
   .strictObject({
     environmentGuid: uuid(),

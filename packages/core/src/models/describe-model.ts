@@ -16,7 +16,7 @@ export type ModelTable = {
   invalid?: readonly (readonly [string, unknown, string])[];
   /** Values each field must accept besides the example's: [field, value, why]. */
   valid?: readonly (readonly [string, unknown, string])[];
-  /** Only ProblemDetails allows properties beyond its table (specification §2). */
+  /** Only ProblemDetails allows properties beyond its table (docs/admin-api.md). */
   allowsExtra?: boolean;
 };
 

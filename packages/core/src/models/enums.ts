@@ -24,17 +24,17 @@ export const SubscriptionMembershipType = z
   .meta({ id: 'SubscriptionMembershipType' });
 export type SubscriptionMembershipType = z.infer<typeof SubscriptionMembershipType>;
 
-/** CONTRACT.md §5. */
+/** docs/admin-api.md. */
 export const UserStatus = z.enum(['Active', 'Pending', 'Disabled']).meta({ id: 'UserStatus' });
 export type UserStatus = z.infer<typeof UserStatus>;
 
-/** CONTRACT.md §3. */
+/** docs/authentication.md. */
 export const SubscriptionRole = z.enum(['SubscriptionOwner', 'SubscriptionAdmin', 'SubscriptionMember']);
 export type SubscriptionRole = z.infer<typeof SubscriptionRole>;
 export const EnvironmentRole = z.enum(['EnvironmentAdmin', 'TemplateDesigner', 'ContentUser']);
 export type EnvironmentRole = z.infer<typeof EnvironmentRole>;
 
-/** Order of environment types in every listing (CONTRACT.md §5). */
+/** Order of environment types in every listing (docs/admin-api.md). */
 export const environmentTypeOrder: Record<EnvironmentType, number> = {
   Production: 0,
   Sandbox: 1,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dateTime, uuid } from './scalars.ts';
 
-/** Shapes CONTRACT.md §7 decides for templates, tags and vision. */
+/** Shapes docs/environment-api.md decides for templates, tags and vision. */
 export const TagRef = z.strictObject({ id: uuid(), name: z.string() }).meta({ id: 'Tag' });
 export type TagRef = z.infer<typeof TagRef>;
 

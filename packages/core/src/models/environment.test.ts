@@ -16,7 +16,7 @@ import {
 const guid = '0b7e4f6c-7b1a-4c8e-9f2d-3a5b6c7d8e9f';
 const storage = { assets: 1, documents: 2, fonts: 3, cache: 4, backup: 5, other: 6 };
 
-// Specification §2.2.
+// See docs/admin-api.md.
 describeModel('BasicEnvironmentModel', BasicEnvironmentModel, {
   example: {
     id: 1,
@@ -41,7 +41,7 @@ describeModel('BasicEnvironmentModel', BasicEnvironmentModel, {
   valid: [...int64Valid('usedStorage'), ['type', 'Development', 'another EnvironmentType']],
 });
 
-// Specification §2.3.
+// See docs/admin-api.md.
 describeModel('EnvironmentModel', EnvironmentModel, {
   example: {
     id: 1,
@@ -91,7 +91,7 @@ describeModel('EnvironmentModel', EnvironmentModel, {
   valid: [...int64Valid('renders')],
 });
 
-// Specification §2.4.
+// See docs/admin-api.md.
 describeModel('EnvironmentStorageInformationModel', EnvironmentStorageInformationModel, {
   example: storage,
   required: ['assets', 'documents', 'fonts', 'cache', 'backup', 'other'],

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EnvironmentType } from './enums.ts';
 import { int32, int64, nonEmpty, nullableString, uri, uuid } from './scalars.ts';
 
-/** Specification §2.4: every part in bytes. */
+/** See docs/admin-api.md: every part in bytes. */
 export const EnvironmentStorageInformationModel = z
   .strictObject({
     assets: int64(),
@@ -15,7 +15,7 @@ export const EnvironmentStorageInformationModel = z
   .meta({ id: 'EnvironmentStorageInformationModel' });
 export type EnvironmentStorageInformationModel = z.infer<typeof EnvironmentStorageInformationModel>;
 
-/** Specification §2.2. */
+/** See docs/admin-api.md. */
 export const BasicEnvironmentModel = z
   .strictObject({
     id: int32(),
@@ -30,7 +30,7 @@ export const BasicEnvironmentModel = z
   .meta({ id: 'BasicEnvironmentModel' });
 export type BasicEnvironmentModel = z.infer<typeof BasicEnvironmentModel>;
 
-/** Specification §2.3. */
+/** See docs/admin-api.md. */
 export const EnvironmentModel = z
   .strictObject({
     id: int32(),

@@ -1,7 +1,7 @@
 import { describeModel, nonEmptyInvalid } from './describe-model.ts';
 import { Info, InfoResponse } from './info.ts';
 
-// Specification §2.1.
+// See docs/admin-api.md.
 describeModel('InfoResponse', InfoResponse, {
   example: { data: { serverVersion: '1.0.0' } },
   required: ['data'],

@@ -12,7 +12,7 @@ import {
   SubscriptionRendersModel,
 } from './renders.ts';
 
-// Specification §2.5.
+// See docs/admin-api.md.
 describeModel('EnvironmentRenderModel', EnvironmentRenderModel, {
   example: {
     date: '2026-11-01T00:00:00Z',
@@ -44,7 +44,7 @@ describeModel('EnvironmentRenderDetail', EnvironmentRenderDetail, {
   invalid: [...nonEmptyInvalid('name'), ...int64Invalid('renders')],
 });
 
-// Specification §2.8.
+// See docs/admin-api.md.
 describeModel('SubscriptionRendersModel', SubscriptionRendersModel, {
   example: {
     date: '2026-11-01T00:00:00Z',

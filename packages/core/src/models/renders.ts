@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dateTime, int64, nonEmpty } from './scalars.ts';
 
-/** Specification §2.5. */
+/** See docs/admin-api.md. */
 export const EnvironmentRenderDetail = z
   .strictObject({ name: nonEmpty(), renders: int64() })
   .meta({ id: 'EnvironmentRenderDetail' });
@@ -17,7 +17,7 @@ export const EnvironmentRenderModel = z
   .meta({ id: 'EnvironmentRenderModel' });
 export type EnvironmentRenderModel = z.infer<typeof EnvironmentRenderModel>;
 
-/** Specification §2.8. */
+/** See docs/admin-api.md. */
 export const EnvironmentRenderInformation = z
   .strictObject({
     name: z.string().nullable().optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Shared field types of specification §2 conventions. */
+/** Shared field types of docs/admin-api.md conventions. */
 export const int32 = () => z.int32();
 export const int64 = () => z.int().meta({ format: 'int64' });
 /** Any 8-4-4-4-12 hex GUID: platforms hand out GUIDs that are not all RFC 9562 versions. */

@@ -18,7 +18,7 @@ import {
 
 const guid = '0b7e4f6c-7b1a-4c8e-9f2d-3a5b6c7d8e9f';
 
-// Specification §2.6.
+// See docs/admin-api.md.
 describeModel('BasicSubscriptionModel', BasicSubscriptionModel, {
   example: {
     id: 101,
@@ -82,7 +82,7 @@ const tenant = {
   productionEnvironmentsUsed: 1,
 };
 
-// Specification §2.7: the required list is the one given above its table.
+// See docs/admin-api.md: the required list is the one given above its table.
 describeModel('SubscriptionModel', SubscriptionModel, {
   example: {
     id: 101,

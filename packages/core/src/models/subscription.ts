@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { LicenseType, SubscriptionEnvironmentType, SubscriptionStatus, SubscriptionType } from './enums.ts';
 import { int32, int64, nonEmpty, nullableString, uri, uuid } from './scalars.ts';
 
-/** Specification §2.6. */
+/** See docs/admin-api.md. */
 export const BasicSubscriptionModel = z
   .strictObject({
     id: int32(),
@@ -59,7 +59,7 @@ export const ExperienceExtensions = z
   .meta({ id: 'ExperienceExtensions' });
 export type ExperienceExtensions = z.infer<typeof ExperienceExtensions>;
 
-/** Specification §2.7. */
+/** See docs/admin-api.md. */
 export const SubscriptionModel = z
   .strictObject({
     id: int32(),

@@ -14,7 +14,7 @@ const user = {
   membershipType: 'Invitation',
 };
 
-// CONTRACT.md §5: the fields of UserModel, which the specification does not show.
+// docs/admin-api.md: the fields of UserModel, which the specification does not show.
 describeModel('UserModel', UserModel, {
   example: user,
   required: ['id', 'email'],
@@ -34,7 +34,7 @@ describeModel('UserModel', UserModel, {
   ],
 });
 
-// Specification §2.9, completed by CONTRACT.md §5.
+// See docs/admin-api.md, completed by docs/admin-api.md.
 describeModel('SubscriptionUserModel', SubscriptionUserModel, {
   example: {
     ...user,

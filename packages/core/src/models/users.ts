@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { SubscriptionMembershipType, UserStatus } from './enums.ts';
 import { int64, nonEmpty, nullableString, uuid } from './scalars.ts';
 
-/** CONTRACT.md §5: 1–128 characters of letters, digits and `|@._:+-`. */
+/** docs/admin-api.md: 1–128 characters of letters, digits and `|@._:+-`. */
 export const UserId = z
   .string()
   .regex(/^[A-Za-z0-9|@._:+-]{1,128}$/, '1–128 characters of letters, digits and |@._:+-');
 
-/** The element of the subscription user list (CONTRACT.md §5). */
+/** The element of the subscription user list (docs/admin-api.md). */
 export const UserModel = z
   .strictObject({
     id: nonEmpty(),
@@ -22,7 +22,7 @@ export const UserModel = z
   .meta({ id: 'UserModel' });
 export type UserModel = z.infer<typeof UserModel>;
 
-/** Specification §2.9, completed by CONTRACT.md §5. */
+/** See docs/admin-api.md, completed by docs/admin-api.md. */
 export const SubscriptionUserModel = z
   .strictObject({
     id: nonEmpty(),

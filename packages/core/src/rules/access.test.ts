@@ -92,12 +92,12 @@ const matrix: [string, Membership | null, boolean, Expectation][] = [
 
 describe.each(matrix)('%s', (_name, membership, isOperator, want) => {
   const access: Access = { membership, isOperator };
-  it('sees what CONTRACT.md §3 allows', () => {
+  it('sees what docs/authentication.md allows', () => {
     expect(canSeeSubscription(access)).toBe(want.seeSubscription);
     expect(canSeeEnvironment(access, env)).toBe(want.seeEnv);
     expect(canSeeEnvironment(access, otherEnv)).toBe(want.seeOtherEnv);
   });
-  it('administers and writes what CONTRACT.md §3 allows', () => {
+  it('administers and writes what docs/authentication.md allows', () => {
     expect(canAdministerSubscription(access)).toBe(want.administer);
     expect(canWriteEnvironment(access, env)).toBe(want.writeEnv);
     expect(canWriteEnvironment(access, otherEnv)).toBe(want.writeOtherEnv);

@@ -1,7 +1,7 @@
 import { EnvironmentRole, SubscriptionRole } from '../models/enums.ts';
 
 /**
- * Access rules of CONTRACT.md §3, as pure functions. A membership is stored per subscription and user, so
+ * Access rules of docs/authentication.md, as pure functions. A membership is stored per subscription and user, so
  * the functions about an environment expect the membership of the subscription the environment belongs to.
  * Only role codes the contract defines count: an unknown string in stored data never grants anything.
  */

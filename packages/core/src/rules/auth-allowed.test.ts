@@ -17,7 +17,7 @@ const rejection = (fn: () => void): ValidationError => {
 
 describe('assertAuthAllowed', () => {
   it.each(all.flatMap((type) => (['browser', 'server'] as const).map((usage) => [type, usage] as const)))(
-    '%s for %s usage follows the table of specification §5.2',
+    '%s for %s usage follows the table of docs/connector-auth.md',
     (type, usage) => {
       const allowed = !(type === 'oAuth2AuthorizationCode' && usage === 'server');
       const run = () => assertAuthAllowed({ supportedAuth: all, type, usage });

@@ -9,7 +9,7 @@ export type AuthRequest = {
 };
 
 /**
- * Specification §4.4 and §5.2, CONTRACT.md §7 and §8: a type may be set only when the connector lists it in
+ * See docs/connector-cli.md, docs/connector-auth.md, docs/environment-api.md, docs/connector-cli.md: a type may be set only when the connector lists it in
  * `config.supportedAuth` and the type supports the usage (authorization code is per user, so browser only).
  * Both problems are reported together so one correction fixes the command.
  */

@@ -1,7 +1,7 @@
 import { AuthType, type AuthUsage } from '../connectors/auth-types.ts';
 import { assertAuthAllowed } from './auth-allowed.ts';
 
-/** The authorization a connector applies per usage. Empty by default: no authorization (specification §3 rule 1). */
+/** The authorization a connector applies per usage. Empty by default: no authorization (docs/connector-auth.md rule 1). */
 export type AuthState = Partial<Record<AuthUsage, { type: AuthType; revision: number }>>;
 
 export type AuthChange = {
@@ -12,7 +12,7 @@ export type AuthChange = {
 };
 
 /**
- * Specification §3 rules 2 and 3: a usage holds at most one type, and setting it again replaces the earlier
+ * See docs/connector-auth.md rules 2 and 3: a usage holds at most one type, and setting it again replaces the earlier
  * type. The revision grows with every set (also with the same type, as the data may have changed) so that
  * anything derived from an earlier configuration can tell it is stale. A usage deleted and set again starts
  * over at revision 1. Throws the ValidationError of `assertAuthAllowed` for a type the usage cannot hold.

@@ -1,7 +1,7 @@
 import { type FieldErrors, ValidationError } from '../errors.ts';
 
 /**
- * Domain rules of `PUT /api/v1/subscriptions/{subscriptionId}/external-idp-domains` (CONTRACT.md §5).
+ * Domain rules of `PUT /api/v1/subscriptions/{subscriptionId}/external-idp-domains` (docs/admin-api.md).
  *
  * Decisions the contract leaves to us:
  * - One trailing dot is accepted and dropped: `example.com.` is the fully qualified spelling of `example.com`

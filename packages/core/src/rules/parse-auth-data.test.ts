@@ -20,7 +20,7 @@ describe('parseAuthData', () => {
     });
   });
 
-  it('fills in the defaults of specification §5.3', () => {
+  it('fills in the defaults of docs/connector-auth.md', () => {
     const code = parseAuthData('oAuth2AuthorizationCode', {
       clientId: 'id',
       clientSecret: 'secret',

@@ -4,7 +4,7 @@ import { ValidationError } from '../errors.ts';
 import { fieldErrors } from '../validation.ts';
 
 /**
- * Parses the data of one authorization type (specification §5.3, CONTRACT.md §7) strictly: defaults filled
+ * Parses the data of one authorization type (docs/connector-auth.md, docs/environment-api.md) strictly: defaults filled
  * in, unknown fields refused. The ValidationError names every bad field by its dotted path
  * (`authorizationServerMetadata.token_endpoint`); a value that is not an object at all is keyed `data`.
  */

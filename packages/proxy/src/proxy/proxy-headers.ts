@@ -10,7 +10,7 @@ const methodPattern = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Tunnels and loop-back diagnostics make no sense through a credential-injecting proxy. */
 const refusedMethods = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
-/** CONTRACT.md §7: the `x-grafx-proxy-external-*` headers name the target, its method and the usage. */
+/** docs/environment-api.md: the `x-grafx-proxy-external-*` headers name the target, its method and the usage. */
 export const readProxyTarget = (req: IncomingMessage): ProxyTarget => {
   const rawUrl = single(req.headers['x-grafx-proxy-external-url'])?.trim();
   if (!rawUrl) {

@@ -3,7 +3,7 @@ import { isServiceError, problem } from '@platform/core';
 import type { Logger } from 'pino';
 
 /**
- * Writes an error as ProblemDetails (CONTRACT.md §4). ServiceErrors carry messages written for the caller;
+ * Writes an error as ProblemDetails (docs/errors.md). ServiceErrors carry messages written for the caller;
  * anything else is logged and answered with a generic 500 so no internal detail leaks.
  */
 export const writeProblem = (res: ServerResponse, error: unknown, traceId: string, log: Logger): void => {

@@ -5,7 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * `{environment}` is a technical name (case-insensitive) or a guid (CONTRACT.md §1); an environment the
+ * `{environment}` is a technical name (case-insensitive) or a guid (docs/configuration.md); an environment the
  * caller cannot see is reported exactly like one that does not exist (§3).
  */
 export const resolveVisibleEnvironment = async (

@@ -3,7 +3,7 @@ import { createRemoteJWKSet, jwtVerify } from 'jose';
 
 export type VerifiedCaller = { userId: string; roles: ReadonlySet<string> };
 
-/** CONTRACT.md §3: RS256/ES256/EdDSA JWTs from the issuer's JWKS; roles from `roles` and/or `scope`. */
+/** docs/authentication.md: RS256/ES256/EdDSA JWTs from the issuer's JWKS; roles from `roles` and/or `scope`. */
 export const createBearerVerifier = async (issuer: string, audience: string) => {
   const discoveryUrl = new URL(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`);
   const response = await fetch(discoveryUrl);

@@ -28,7 +28,7 @@ const hostOf = (auth: OAuthConfig): string =>
       : auth.data.tokenEndpoint,
   ).host;
 
-/** Specification §5.2 rule 5: `expires_in` is mandatory, although openid-client accepts a response without it. */
+/** See docs/connector-auth.md rule 5: `expires_in` is mandatory, although openid-client accepts a response without it. */
 const toTokenSet = (response: TokenEndpointResponse, host: string, previousRefresh?: string): TokenSet => {
   const expiresIn = response.expires_in;
   if (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn < 0) {
@@ -47,7 +47,7 @@ const toTokenSet = (response: TokenEndpointResponse, host: string, previousRefre
 
 const withScope = (scope: string | undefined): Record<string, string> => (scope ? { scope } : {});
 
-/** Runs the grant fixed by the type (specification §5.2 rule 6). */
+/** Runs the grant fixed by the type (docs/connector-auth.md rule 6). */
 export const runGrant = async (
   auth: OAuthConfig,
   config: Configuration,

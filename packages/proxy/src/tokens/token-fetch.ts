@@ -11,7 +11,7 @@ export type TokenFetchOptions = {
   agent: Agent;
   guard: AddressGuard;
   timeoutMs: number;
-  /** `applicationJson`: send the form parameters as a JSON object instead (specification §5.3). */
+  /** `applicationJson`: send the form parameters as a JSON object instead (docs/connector-auth.md). */
   jsonBody: boolean;
 };
 

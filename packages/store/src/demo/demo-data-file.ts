@@ -243,7 +243,7 @@ const makeUsers = (prng: Prng, now: Date): DemoUser[] => {
 };
 
 /**
- * The demo data set (CONTRACT.md §6 shape): four subscriptions (one Inactive, one OnPremises), twelve
+ * The demo data set (docs/data-file.md shape): four subscriptions (one Inactive, one OnPremises), twelve
  * environments of all three types, 24 users holding every role, and thirteen months of render usage up to
  * `now` with weekly and daily patterns. The same `seed` and `now` give the same file.
  * Render usage comes pre-aggregated (one event per environment, day, kind and watermark flag, with a count),

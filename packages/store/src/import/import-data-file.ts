@@ -34,7 +34,7 @@ const rejected = (errors: Record<string, string[]>): ValidationError => {
 };
 
 /**
- * Upserts a data file (CONTRACT.md §6) in one transaction: all of it or, on any error, nothing.
+ * Upserts a data file (docs/data-file.md) in one transaction: all of it or, on any error, nothing.
  * Ids are the keys; a subscription's environments, licenses, members and identity-provider domains, when the
  * file states them, replace the stored ones. Importing the same file again changes nothing.
  * A bad file throws a ValidationError whose message starts with the first bad path and whose `errors` has all.

@@ -47,7 +47,7 @@ export const connectors = pgTable(
 /** Every auth change takes a new revision from here, so no token cached for an earlier configuration matches again. */
 export const authRevisions = pgSequence('connector_auth_revision');
 
-/** One authorization per connector and usage (specification §3 rules 2 and 3). */
+/** One authorization per connector and usage (docs/connector-auth.md rules 2 and 3). */
 export const connectorAuth = pgTable(
   'connector_auth',
   {

@@ -6,7 +6,7 @@ import type { ConnectorInput } from './schemas.ts';
 
 /**
  * `DELETE .../connectors/{connectorId}` → 204: the connector with its authorizations, shared headers and every
- * cached token (specification §3 rule 4: the only way to reset cached tokens); audited.
+ * cached token (docs/connector-auth.md rule 4: the only way to reset cached tokens); audited.
  */
 export const deleteConnector: Service<ConnectorInput, void> = async (ctx, input) => {
   const { environment } = await writeEnvironment(ctx, input.environment);

@@ -4,7 +4,7 @@ import type { Service } from '../context.ts';
 import { readEnvironment } from '../environment-access.ts';
 import { type EnvironmentInput, toConnector } from './schemas.ts';
 
-/** `GET .../connectors` (also at the experimental path of specification §4.3): the environment's connectors by name. */
+/** `GET .../connectors` (also at the experimental path of docs/environment-api.md): the environment's connectors by name. */
 export const listConnectors: Service<EnvironmentInput, { data: Connector[] }> = async (ctx, input) => {
   const { environment } = await readEnvironment(ctx, input.environment);
   const rows = await listConnectorRows(ctx.database.db, environment.id);

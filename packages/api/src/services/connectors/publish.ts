@@ -5,7 +5,7 @@ import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
 import { type PublishConnectorInput, toConnector, toDefinition } from './schemas.ts';
 
-/** `POST .../connectors`: publishes a new connector, enabled, without authorization (specification §3 rule 1). */
+/** `POST .../connectors`: publishes a new connector, enabled, without authorization (docs/connector-auth.md rule 1). */
 export const publishConnector: Service<PublishConnectorInput, Connector> = async (ctx, input) => {
   const { environment } = await writeEnvironment(ctx, input.environment);
   const row = await insertConnector(ctx.database.db, {

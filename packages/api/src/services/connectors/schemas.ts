@@ -29,7 +29,7 @@ export const toDefinition = (body: PublishConnectorBody): ConnectorDefinition =>
   supportedAuth: [...new Set(body.supportedAuth)],
 });
 
-/** The Connector record of CONTRACT.md §7: never the script's secrets, never an authorization's data. */
+/** The Connector record of docs/environment-api.md: never the script's secrets, never an authorization's data. */
 export const toConnector = (row: ConnectorRow): Connector => ({
   id: row.id,
   name: row.name,

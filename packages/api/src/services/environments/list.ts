@@ -5,7 +5,7 @@ import { isOperator, type Service } from '../context.ts';
 import { type ListEnvironmentsInput, toBasicEnvironment } from './schemas.ts';
 
 /**
- * `GET /api/v1/environments` (CONTRACT.md §5): the environments of `subscriptionId` the caller may see (a
+ * `GET /api/v1/environments` (docs/admin-api.md): the environments of `subscriptionId` the caller may see (a
  * malformed, unknown or invisible subscription → 404), or without it every visible environment; `environmentName`
  * matches `name` or `technicalName`, case-insensitive substring. Ordered by type, then name.
  */

@@ -5,8 +5,8 @@ import type { Service } from '../context.ts';
 import type { GetEnvironmentRendersInput } from './schemas.ts';
 
 /**
- * `GET /api/v1/environments/{environmentId}/renders` (specification §4.2): the endpoint lists 400, so a
- * malformed id is a 400 (CONTRACT.md §4); the query is checked after the caller may see the environment.
+ * `GET /api/v1/environments/{environmentId}/renders` (docs/admin-api.md): the endpoint lists 400, so a
+ * malformed id is a 400 (docs/errors.md); the query is checked after the caller may see the environment.
  */
 export const getEnvironmentRenders: Service<GetEnvironmentRendersInput, EnvironmentRenderModel[]> = async (
   ctx,

@@ -28,7 +28,7 @@ export const storageDetail = (row: EnvironmentRow): EnvironmentStorageInformatio
   other: row.storageOther,
 });
 
-/** Specification §2.2. */
+/** See docs/admin-api.md. */
 export const toBasicEnvironment = (row: EnvironmentRow): BasicEnvironmentModel => ({
   id: row.id,
   guid: row.guid,
@@ -40,7 +40,7 @@ export const toBasicEnvironment = (row: EnvironmentRow): BasicEnvironmentModel =
   technicalName: row.technicalName,
 });
 
-/** Specification §2.3; `renders` are the current calendar month's (CONTRACT.md §5). */
+/** See docs/admin-api.md; `renders` are the current calendar month's (docs/admin-api.md). */
 export const toEnvironmentModel = (
   row: EnvironmentWithSubscription,
   renders: { renders: number; watermarkedRenders: number },

@@ -5,7 +5,7 @@ import type { Service } from '../context.ts';
 import type { SetIdpDomainsInput } from './schemas.ts';
 
 /**
- * `PUT /api/v1/subscriptions/{subscriptionId}/external-idp-domains` (CONTRACT.md §5): replaces the whole list
+ * `PUT /api/v1/subscriptions/{subscriptionId}/external-idp-domains` (docs/admin-api.md): replaces the whole list
  * (idempotent; `[]` clears it). Malformed id → 400; invisible → 404; not Owner/Admin → 403; bad entries → 400
  * naming each (`body[i]`). Answers 200 with no body.
  */

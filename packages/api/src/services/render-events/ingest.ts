@@ -8,7 +8,7 @@ import {
 import { ingestRenderEvents as storeRenderEvents } from '@platform/store';
 import type { Service } from '../context.ts';
 
-/** `body` is the request's array of render events (CONTRACT.md §6). */
+/** `body` is the request's array of render events (docs/data-file.md). */
 export type IngestRenderEventsInput = { body: readonly RenderEvent[] | unknown };
 export type IngestRenderEventsOutput = { accepted: number };
 

@@ -7,7 +7,7 @@ import type { SetSharedHeadersInput, SharedHeaderNames } from './schemas.ts';
 
 /**
  * `PUT .../connectors/{connectorId}/shared-headers` `{headers: {name: value}}`: replaces the connector-level
- * header values (specification §5.2 rule 10); `{}` removes them. The values are treated as secrets: sealed at
+ * header values (docs/connector-auth.md rule 10); `{}` removes them. The values are treated as secrets: sealed at
  * rest, and the answer names the headers only.
  */
 export const setSharedHeaders: Service<SetSharedHeadersInput, SharedHeaderNames> = async (ctx, input) => {

@@ -3,7 +3,7 @@ import { listAllSubscriptions, listSubscriptionsVisibleTo } from '@platform/stor
 import { isOperator, type Service } from '../context.ts';
 import { type ListSubscriptionsInput, toBasicSubscription } from './schemas.ts';
 
-/** `GET /api/v1/subscriptions`: the subscriptions the caller may see, ordered by id (CONTRACT.md §5). */
+/** `GET /api/v1/subscriptions`: the subscriptions the caller may see, ordered by id (docs/admin-api.md). */
 export const listSubscriptions: Service<ListSubscriptionsInput, BasicSubscriptionModel[]> = async (ctx) => {
   const { db } = ctx.database;
   const rows = isOperator(ctx.caller)

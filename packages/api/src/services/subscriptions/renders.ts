@@ -10,8 +10,8 @@ import type { Service } from '../context.ts';
 import type { GetSubscriptionRendersInput } from './schemas.ts';
 
 /**
- * `GET /api/v1/subscriptions/{subscriptionId}/renders` (specification §4.2, CONTRACT.md §5): the endpoint lists
- * 400, so a malformed id is a 400 (CONTRACT.md §4).
+ * `GET /api/v1/subscriptions/{subscriptionId}/renders` (docs/admin-api.md, docs/admin-api.md): the endpoint lists
+ * 400, so a malformed id is a 400 (docs/errors.md).
  */
 export const getSubscriptionRenders: Service<
   GetSubscriptionRendersInput,

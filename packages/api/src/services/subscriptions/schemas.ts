@@ -21,7 +21,7 @@ export type GetSubscriptionRendersInput = {
   endDate?: unknown;
 };
 
-/** Specification §2.6; `isActive` = `status == Active` (CONTRACT.md §5). */
+/** See docs/admin-api.md; `isActive` = `status == Active` (docs/admin-api.md). */
 export const toBasicSubscription = (row: SubscriptionRow): BasicSubscriptionModel => ({
   id: row.id,
   guid: row.guid,
@@ -86,7 +86,7 @@ export type SubscriptionFigures = {
   templateDesignerSeatsUsed: number;
 };
 
-/** Specification §2.7 with the derived fields of CONTRACT.md §5. */
+/** See docs/admin-api.md with the derived fields of docs/admin-api.md. */
 export const toSubscriptionModel = (
   row: SubscriptionRow,
   figures: SubscriptionFigures,

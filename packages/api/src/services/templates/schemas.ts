@@ -15,7 +15,7 @@ export type UpdateTemplateInput = TemplateInput & {
 };
 export type SetTemplateTagsInput = TemplateInput & { body: { tagIds: string[] } };
 
-/** The Template record of CONTRACT.md §7 (the content itself is not part of it). */
+/** The Template record of docs/environment-api.md (the content itself is not part of it). */
 export const toTemplate = (row: TemplateRow, tags: { id: string; name: string }[]): Template => ({
   id: row.id,
   name: row.name,

@@ -14,7 +14,7 @@ export type GetUserInput = { subscriptionId: string; userId: string };
 const membershipTypeOf = (value: string | null): { membershipType?: SubscriptionMembershipType } =>
   value === null ? {} : { membershipType: value as SubscriptionMembershipType };
 
-/** CONTRACT.md §5 UserModel. */
+/** docs/admin-api.md UserModel. */
 export const toUserModel = (row: UserRow & { membershipType: string | null }): UserModel => ({
   id: row.id,
   email: row.email,
@@ -26,7 +26,7 @@ export const toUserModel = (row: UserRow & { membershipType: string | null }): U
   ...membershipTypeOf(row.membershipType),
 });
 
-/** Specification §2.9 completed by CONTRACT.md §5. */
+/** See docs/admin-api.md completed by docs/admin-api.md. */
 export const toSubscriptionUserModel = (
   row: UserRow,
   membership: MembershipRecord,

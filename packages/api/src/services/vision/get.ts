@@ -7,7 +7,7 @@ export type GetVisionInput = EnvironmentInput & { expand?: 'allSubjectTypes' | u
 export type Vision = { subjectTypes: { id: string; name: string }[] };
 
 /**
- * `GET .../vision?expand=allSubjectTypes` (specification §4.3): the environment's subject types, by name; an
+ * `GET .../vision?expand=allSubjectTypes` (docs/environment-api.md): the environment's subject types, by name; an
  * environment without any is given the standard set first. `allSubjectTypes` is the one expansion there is, so
  * the answer is the same without it.
  */

@@ -40,7 +40,7 @@ const inRange = (query: RenderQuery, day: string): boolean => day >= query.start
 const emptyGroups = <T>(query: RenderQuery, make: () => T): Map<string, T> =>
   new Map(query.groups.map((day) => [day, make()]));
 
-/** Render groups of one environment (specification §2.5, CONTRACT.md §5). */
+/** Render groups of one environment (docs/admin-api.md, docs/admin-api.md). */
 export const environmentRenderGroups = (
   rows: readonly RenderRow[],
   query: RenderQuery,
@@ -79,7 +79,7 @@ const typeThenName = (a: RenderEnvironment, b: RenderEnvironment): number =>
   byText(a.guid, b.guid);
 
 /**
- * Render groups of a subscription (specification §2.8 and §4.2, CONTRACT.md §5): every environment in every
+ * Render groups of a subscription (docs/admin-api.md, docs/admin-api.md): every environment in every
  * group, ordered by type, then the group's renders descending, then name. With `query.top`, the `top`
  * environments with the most renders over the whole range (ties: type order, then name) are listed in every
  * group, and the rest are summed into one last entry named `Others`, present only when something was merged.

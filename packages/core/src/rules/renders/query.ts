@@ -13,10 +13,10 @@ import {
 export const RENDER_GROUP_BY = ['year', 'month'] as const;
 export type RenderGroupBy = (typeof RENDER_GROUP_BY)[number];
 
-/** Largest ranges a render query may ask for (CONTRACT.md §5). */
+/** Largest ranges a render query may ask for (docs/admin-api.md). */
 export const MAX_MONTH_GROUPS = 120;
 export const MAX_DAY_GROUPS = 366;
-/** Default ranges (specification §4.2, §8). */
+/** Default ranges (docs/admin-api.md). */
 export const DEFAULT_MONTH_GROUPS = 12;
 export const DEFAULT_DAY_GROUPS = 30;
 
@@ -59,7 +59,7 @@ const parseTop = (text: string): number | undefined => {
 };
 
 /**
- * Parses the query of the render endpoints (specification §4.2, CONTRACT.md §5) or throws a ValidationError
+ * Parses the query of the render endpoints (docs/admin-api.md, docs/admin-api.md) or throws a ValidationError
  * whose `errors` names every bad parameter. `now` fixes "today" (UTC).
  */
 export const parseRenderQuery = (raw: Raw, now: Date, options: { allowTop: boolean }): RenderQuery => {

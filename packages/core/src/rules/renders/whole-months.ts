@@ -3,7 +3,7 @@ import { addDays, addMonths, type DayRange, daySpan, monthEnd, monthStart } from
 /**
  * A day range cut where a monthly roll-up can answer: `months` are the whole calendar months inside the range
  * (first days of the first and last of them, inclusive), `days` the partial months at its edges. Renders outside
- * the range must not be counted, not even in the first or last month (CONTRACT.md §5), so the edges are read day
+ * the range must not be counted, not even in the first or last month (docs/admin-api.md), so the edges are read day
  * by day. Together they cover the range exactly once.
  */
 export type WholeMonthSplit = {

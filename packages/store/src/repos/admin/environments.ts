@@ -13,7 +13,7 @@ export type EnvironmentWithSubscription = EnvironmentRow & {
   isPlatformPricebook: boolean;
 };
 
-/** Sum of the six storage parts (CONTRACT.md §5 `usedStorage`). */
+/** Sum of the six storage parts (docs/admin-api.md `usedStorage`). */
 export const usedStorage = (row: EnvironmentRow): number =>
   row.storageAssets +
   row.storageDocuments +
@@ -22,7 +22,7 @@ export const usedStorage = (row: EnvironmentRow): number =>
   row.storageBackup +
   row.storageOther;
 
-/** Production, Sandbox, Development (CONTRACT.md §5), then name in code-point order, then id: the same on every backend. */
+/** Production, Sandbox, Development (docs/admin-api.md), then name in code-point order, then id: the same on every backend. */
 export const listingOrder = [
   sql`case ${environments.type} when 'Production' then 0 when 'Sandbox' then 1 when 'Development' then 2 else 3 end`,
   sql`${environments.name} collate "C"`,
@@ -90,9 +90,9 @@ export const findEnvironmentWithMembership = async (
 export type EnvironmentFilter = {
   /** Only this subscription's environments. */
   subscriptionId?: number | undefined;
-  /** Only what this user may see (CONTRACT.md §3); undefined: everything (operators). */
+  /** Only what this user may see (docs/authentication.md); undefined: everything (operators). */
   visibleTo?: string | undefined;
-  /** Case-insensitive substring of `name` or `technicalName` (CONTRACT.md §5). */
+  /** Case-insensitive substring of `name` or `technicalName` (docs/admin-api.md). */
   name?: string | undefined;
 };
 

@@ -13,7 +13,7 @@ export const listIdpDomains = async (db: Db, subscriptionId: number): Promise<st
 };
 
 /**
- * Replaces the whole list in one transaction (CONTRACT.md §5: idempotent, `[]` clears it). `domains` must
+ * Replaces the whole list in one transaction (docs/admin-api.md: idempotent, `[]` clears it). `domains` must
  * already be normalized and free of duplicates.
  */
 export const replaceIdpDomains = (

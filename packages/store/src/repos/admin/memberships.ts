@@ -4,7 +4,7 @@ import type { Db } from '../../types.ts';
 import { prepared, preparedRows } from './prepared.ts';
 import type { SubscriptionRow } from './subscriptions.ts';
 
-/** A user's standing in one subscription (CONTRACT.md §3). */
+/** A user's standing in one subscription (docs/authentication.md). */
 export type MembershipRecord = {
   subscriptionRoles: string[];
   /** Environment guid → role codes, for the environments of this subscription the user holds roles on. */
@@ -72,7 +72,7 @@ export const findMembership = async (
 
 /**
  * Distinct users holding `TemplateDesigner` on any environment of the subscription
- * (CONTRACT.md §5 `templateDesignerSeatsUsed`).
+ * (docs/admin-api.md `templateDesignerSeatsUsed`).
  */
 export const templateDesignersOf = (subscriptionId: SQL) =>
   sql<number>`(select count(distinct r.user_id)::int

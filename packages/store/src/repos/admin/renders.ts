@@ -30,7 +30,7 @@ const runShaped = <T extends Record<string, unknown>>(
 /**
  * Render counts per environment, kind and watermark flag within `days`: per UTC day, or with `groupBy: 'year'`
  * per whole month (dated by its first day) and per day only in the partial months at the range's edges, which is
- * all that month groups need (CONTRACT.md §5: renders outside the range are not counted, even in an edge month).
+ * all that month groups need (docs/admin-api.md: renders outside the range are not counted, even in an edge month).
  * The sum keeps one row per key whatever the tables hold.
  */
 export const listRenderRows = async (
@@ -111,7 +111,7 @@ export const sumRendersInRanges = async (
 export const sumRenders = async (db: Db, scope: RenderScope, days: RenderDays): Promise<RenderTotals> =>
   (await sumRendersInRanges(db, scope, [days]))[0]!;
 
-/** Totals over `days` days as means per day, rounded down (CONTRACT.md §5 `averageRenders`). */
+/** Totals over `days` days as means per day, rounded down (docs/admin-api.md `averageRenders`). */
 export const perDay = (totals: RenderTotals, days: number): RenderTotals => {
   const count = Math.max(1, days);
   return {
@@ -121,7 +121,7 @@ export const perDay = (totals: RenderTotals, days: number): RenderTotals => {
 };
 
 /**
- * Mean renders per day over `days` (CONTRACT.md §5 `averageRenders`): the totals divided by the number of
+ * Mean renders per day over `days` (docs/admin-api.md `averageRenders`): the totals divided by the number of
  * days in the range, rounded down.
  */
 export const averageDailyRenders = async (

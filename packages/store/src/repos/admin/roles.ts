@@ -2,7 +2,7 @@ import { EnvironmentRole, SubscriptionRole } from '@platform/core';
 import { type SQL, sql } from 'drizzle-orm';
 
 /**
- * Role codes that grant visibility (CONTRACT.md §3), as SQL array literals: only codes the contract defines
+ * Role codes that grant visibility (docs/authentication.md), as SQL array literals: only codes the contract defines
  * count, so an unknown string in stored data never makes anything visible (as core's access rules decide).
  * The values are the constant enum options, never input.
  */

@@ -40,7 +40,7 @@ export const listAllSubscriptions = (db: Db): Promise<SubscriptionRow[]> =>
   ).execute();
 
 /**
- * Subscriptions `userId` may see (CONTRACT.md §3): any subscription role in it, or any environment role on one
+ * Subscriptions `userId` may see (docs/authentication.md): any subscription role in it, or any environment role on one
  * of its environments. Ordered by id.
  */
 export const listSubscriptionsVisibleTo = (db: Db, userId: string): Promise<SubscriptionRow[]> =>

@@ -22,7 +22,7 @@ export type ConnectorAuthWrite = {
 };
 
 /**
- * Sets (or replaces: specification §3 rules 2 and 3) the authorization of one usage, in one transaction: a new
+ * Sets (or replaces: docs/connector-auth.md rules 2 and 3) the authorization of one usage, in one transaction: a new
  * revision from `connector_auth_revision`, so nothing derived from the earlier configuration matches again; the
  * usage's cached tokens are dropped; an audit entry is written.
  */

@@ -5,7 +5,7 @@ import type { Db } from '../../types.ts';
 const guidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
- * The environment an environment-API path names (CONTRACT.md §1): its guid, or its technical name without regard
+ * The environment an environment-API path names (docs/configuration.md): its guid, or its technical name without regard
  * to case. A guid-shaped reference is looked up as a guid only, so one reference never names two environments.
  */
 export const findEnvironmentByReference = async (
