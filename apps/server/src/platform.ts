@@ -111,6 +111,7 @@ export const startPlatform = async (
       // The environment API's writers drop a changed connector from the proxy's short configuration cache, so the
       // very next proxied call of this process sees the change (other replicas within the cache's second).
       connectorChanged: proxy.invalidateConnector,
+      allowPrivateNetworks: config.proxyAllowPrivateNetworks,
     };
     const app = createApp({
       deps,

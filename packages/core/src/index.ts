@@ -14,6 +14,7 @@ export * from './models/users.ts';
 export * from './problem.ts';
 export * from './rules/access.ts';
 export * from './rules/auth-allowed.ts';
+export * from './rules/auth-endpoints.ts';
 export * from './rules/auth-secrets.ts';
 export * from './rules/auth-state.ts';
 export * from './rules/idp-domains.ts';

@@ -14,12 +14,19 @@
  * 502 target or token endpoint failure (naming the cause, never a secret), 504 target timeout. Once the
  * target's response has started, a later failure can only cut the response short.
  *
- * `proxy.tokens.login / redirect / logout` (the authorization code endpoints) instead throw core's
- * ServiceErrors, for the server's usual ProblemDetails mapping.
+ * `proxy.tokens.login / complete / logout` (the authorization code endpoints) instead throw core's
+ * ServiceErrors, for the server's usual ProblemDetails mapping; `redirect` reads the provider's callback and
+ * answers what the page shows (it stores nothing).
  */
 export type { AuthConfig, OAuthConfig } from './auth-config.ts';
 export { type ConnectorProxy, createProxy, type ProxyOptions } from './create-proxy.ts';
 export { isPublicAddress } from './net/address-policy.ts';
 export type { ProxyRequestContext } from './proxy/handle-proxy-request.ts';
-export type { LoginContext, LogoutContext, RedirectContext } from './tokens/authorization-code.ts';
+export type {
+  CompleteContext,
+  LoginContext,
+  LogoutContext,
+  RedirectContext,
+  RedirectOutcome,
+} from './tokens/authorization-code.ts';
 export type { TokenService } from './tokens/token-service.ts';

@@ -124,7 +124,7 @@ describe.each(backends)('OAuth 2.0 grants against oidc-provider on $name', (back
     expect(Number(claims.exp) - Number(claims.iat)).toBe(300);
   });
 
-  it('authorization code: login with state and PKCE, redirect, per-user token, refresh, logout', async () => {
+  it('authorization code: login with state and PKCE, redirect, completion by the starting user only, per-user token, refresh, logout', async () => {
     const id = await insertConnector(database, { id: codeConnectorId, allowedDomains: ['127.0.0.1'] });
     await setAuth(database, secrets, id, 'browser', 'oAuth2AuthorizationCode', {
       clientId: oidcClients.code.id,
@@ -151,15 +151,54 @@ describe.each(backends)('OAuth 2.0 grants against oidc-provider on $name', (back
     expect(url.searchParams.get('redirect_uri')).toBe(redirectUri);
     const callback = await loginThroughBrowser(authorizationUrl, 'alice');
     expect(callback.searchParams.get('code')).toBeTruthy();
-    const { userId } = await harness.proxy.tokens.redirect({
+    const handed = await harness.proxy.tokens.redirect({
       environmentId,
       connectorId: id,
       query: callback.searchParams,
     });
-    expect(userId).toBe('auth0|alice');
+    expect(handed).toEqual({
+      kind: 'code',
+      state: url.searchParams.get('state'),
+      code: callback.searchParams.get('code'),
+    });
+    if (handed.kind !== 'code') throw new Error('no code');
+    const completion = { environmentId, connectorId: id, state: handed.state, code: handed.code };
+    // Another platform user presenting the callback: refused, and the state is burnt.
+    await expect(harness.proxy.tokens.complete({ ...completion, userId: 'auth0|bob' })).rejects.toMatchObject(
+      {
+        status: 403,
+      },
+    );
+    await expect(
+      harness.proxy.tokens.complete({ ...completion, userId: 'auth0|alice' }),
+    ).rejects.toMatchObject({
+      status: 400,
+    });
+    expect((await harness.call(id, { url: `${target.url}/code`, userId: 'auth0|bob' })).status).toBe(401);
+
+    // A fresh login, completed by the user who started it.
+    const second = await harness.proxy.tokens.login({
+      environmentId,
+      connectorId: id,
+      userId: 'auth0|alice',
+    });
+    const secondCallback = await loginThroughBrowser(second.authorizationUrl, 'alice');
+    await harness.proxy.tokens.complete({
+      environmentId,
+      connectorId: id,
+      userId: 'auth0|alice',
+      state: secondCallback.searchParams.get('state') ?? '',
+      code: secondCallback.searchParams.get('code') ?? '',
+    });
     // The state is single use.
     await expect(
-      harness.proxy.tokens.redirect({ environmentId, connectorId: id, query: callback.searchParams }),
+      harness.proxy.tokens.complete({
+        environmentId,
+        connectorId: id,
+        userId: 'auth0|alice',
+        state: secondCallback.searchParams.get('state') ?? '',
+        code: secondCallback.searchParams.get('code') ?? '',
+      }),
     ).rejects.toMatchObject({ status: 400 });
 
     expect((await harness.call(id, { url: `${target.url}/code`, userId: 'auth0|alice' })).status).toBe(200);

@@ -1,5 +1,6 @@
 import { uuid } from '@platform/core';
 import { z } from 'zod';
+import { completeAuthorizationCode } from '../services/authorization-code/complete.ts';
 import { loginAuthorizationCode } from '../services/authorization-code/login.ts';
 import { logoutAuthorizationCode } from '../services/authorization-code/logout.ts';
 import { redirectAuthorizationCode } from '../services/authorization-code/redirect.ts';
@@ -29,7 +30,10 @@ export const authorizationCodeOperations = [
     id: 'authorizationCode.redirect',
     method: 'GET',
     path: `${BASE}/redirect`,
-    summary: "The identity provider's callback: stores the user's tokens and answers a small page",
+    summary:
+      "The identity provider's callback (no token): stores nothing and answers an HTML page that posts " +
+      '{type, state, code} (or {type, state?, error}) to the window that opened it, on the platform origin only. ' +
+      '200 when it carries a code; 400, the same page for any unknown environment, connector or state, otherwise',
     tag: 'Connector authorization',
     access: 'public',
     params,
@@ -40,10 +44,32 @@ export const authorizationCodeOperations = [
       code: singleQueryValue().optional().describe('The authorization code (under its configured name).'),
     }),
     produces: 'text/html',
-    response: z.string(),
+    response: z.string().describe('The HTML page'),
     status: 200,
-    errors: [400, 404, 502],
+    errors: [],
     service: redirectAuthorizationCode,
+  }),
+  defineOperation({
+    id: 'authorizationCode.complete',
+    method: 'POST',
+    path: `${BASE}/complete`,
+    summary:
+      "Complete the caller's own login with the state and code the redirect page posted: the code is exchanged " +
+      'and the tokens stored only when the caller is the user who started the login (else 403; the state is ' +
+      'single use either way)',
+    tag: 'Connector authorization',
+    access: 'platform:read',
+    params,
+    malformedParams: 404,
+    body: z
+      .strictObject({
+        state: z.string().min(1).max(512).describe('The state the redirect page posted.'),
+        code: z.string().min(1).max(4096).describe('The authorization code the redirect page posted.'),
+      })
+      .meta({ id: 'AuthorizationCodeCompletion' }),
+    status: 204,
+    errors: [400, 404, 502],
+    service: completeAuthorizationCode,
   }),
   defineOperation({
     id: 'authorizationCode.logout',

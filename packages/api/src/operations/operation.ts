@@ -32,7 +32,10 @@ export type Operation<I = unknown, O = unknown> = {
   /** Largest JSON body accepted, in bytes; default 1 MiB (docs/errors.md: over it, 413). */
   readonly bodyLimit?: number;
   readonly bodyDescription?: string;
-  /** `text/html`: the service returns a page (the OAuth redirect a browser lands on); default JSON. */
+  /**
+   * `text/html`: the service returns a page with its own status and headers (the OAuth redirect a browser lands
+   * on, services/authorization-code/redirect-page.ts); default JSON.
+   */
   readonly produces?: 'text/html';
   /** Response body schema; absent for operations that answer without a body. */
   readonly response?: z.ZodType;

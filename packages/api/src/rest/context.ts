@@ -15,6 +15,8 @@ export type AppDeps = {
   readonly publicUrl: string;
   readonly authorizationCode?: AuthorizationCodeFlow | undefined;
   readonly connectorChanged?: ((connectorId: string) => void) | undefined;
+  /** PROXY_ALLOW_PRIVATE_NETWORKS: plain http token and authorization endpoints are accepted too. */
+  readonly allowPrivateNetworks?: boolean | undefined;
 };
 
 export const ANONYMOUS: Caller = { userId: '', roles: new Set() };
@@ -41,4 +43,5 @@ export const serviceContext = (deps: AppDeps, caller: Caller, traceId: string): 
   publicUrl: deps.publicUrl,
   authorizationCode: deps.authorizationCode,
   connectorChanged: deps.connectorChanged,
+  allowPrivateNetworks: deps.allowPrivateNetworks ?? false,
 });

@@ -3,6 +3,7 @@ import { authorize } from '../operations/authorize.ts';
 import { parseInput } from '../operations/input.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { runOperation } from '../operations/run.ts';
+import type { HtmlPage } from '../services/authorization-code/redirect-page.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
 import { expressPath } from './paths.ts';
 import { sendJson } from './send-json.ts';
@@ -32,13 +33,14 @@ export const restRoutes = (deps: AppDeps, operations: readonly AnyOperation[]): 
         hasBody: req.body !== undefined,
       });
       const output = await runOperation(deps, operation, caller, locals.traceId, input);
+      if (operation.produces === 'text/html') {
+        const page = output as HtmlPage;
+        res.status(page.status).set(page.headers).type('text/html').send(page.html);
+        return;
+      }
       res.status(operation.status);
       if (operation.response === undefined || operation.status === 204) {
         res.end();
-        return;
-      }
-      if (operation.produces === 'text/html') {
-        res.type('text/html').send(String(output));
         return;
       }
       sendJson(res, output);

@@ -22,7 +22,18 @@ export type AuthorizationCodeFlow = {
     environmentId: number;
     connectorId: string;
     query: Record<string, string | string[] | undefined>;
-  }): Promise<{ userId: string }>;
+  }): Promise<
+    | { kind: 'code'; state: string; code: string }
+    | { kind: 'refused'; state: string; error: string }
+    | { kind: 'invalid' }
+  >;
+  complete(ctx: {
+    environmentId: number;
+    connectorId: string;
+    userId: string;
+    state: string;
+    code: string;
+  }): Promise<void>;
   logout(ctx: { environmentId: number; connectorId: string; userId: string }): Promise<void>;
 };
 
@@ -41,6 +52,8 @@ export type ServiceContext = {
   readonly authorizationCode?: AuthorizationCodeFlow | undefined;
   /** Tells the composed connector proxy that a connector's configuration changed, so its cache drops it now. */
   readonly connectorChanged?: ((connectorId: string) => void) | undefined;
+  /** PROXY_ALLOW_PRIVATE_NETWORKS (docs/configuration.md): plain http token and authorization endpoints are accepted. */
+  readonly allowPrivateNetworks?: boolean | undefined;
 };
 
 /** Every service has this shape; its input is path and query parameters flattened, plus `body` when it takes one. */

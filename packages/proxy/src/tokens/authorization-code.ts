@@ -1,4 +1,10 @@
-import { NotFoundError, ValidationError } from '@platform/core';
+import {
+  assertHttpsEndpoints,
+  ForbiddenError,
+  isServiceError,
+  NotFoundError,
+  ValidationError,
+} from '@platform/core';
 import { type Database, type SecretBox, schema } from '@platform/store';
 import { and, eq, lt } from 'drizzle-orm';
 import {
@@ -26,11 +32,25 @@ export type RedirectContext = {
   /** The callback's query string, as received. */
   query: URLSearchParams | Record<string, string | string[] | undefined>;
 };
+export type CompleteContext = LoginContext & { state: string; code: string };
 export type LogoutContext = LoginContext;
+
+/**
+ * What the identity provider's callback carried, for the page that hands it to the window that opened the login.
+ * `invalid` is one answer for an unknown connector, state or environment: the callback needs no token, so it must not
+ * tell which of them exists.
+ */
+export type RedirectOutcome =
+  | { kind: 'code'; state: string; code: string }
+  | { kind: 'refused'; state: string; error: string }
+  | { kind: 'invalid' };
 
 export type AuthorizationCodeFlow = {
   login(ctx: LoginContext): Promise<{ authorizationUrl: string }>;
-  redirect(ctx: RedirectContext): Promise<{ userId: string }>;
+  /** Reads the callback; stores and consumes nothing. */
+  redirect(ctx: RedirectContext): Promise<RedirectOutcome>;
+  /** Exchanges the code for the tokens of the user who started the login, and only for that user. */
+  complete(ctx: CompleteContext): Promise<void>;
   logout(ctx: LogoutContext): Promise<void>;
 };
 
@@ -41,6 +61,8 @@ export type AuthorizationCodeDeps = {
   cache: TokenCache;
   metrics: ProxyMetrics;
   publicUrl: string;
+  /** PROXY_ALLOW_PRIVATE_NETWORKS: plain http endpoints are acceptable (tests, local development). */
+  allowHttpEndpoints: boolean;
   configurationOf(auth: OAuthConfig): Configuration;
 };
 
@@ -63,8 +85,13 @@ const codeConfigOf = (auth: AuthConfig | undefined, connectorId: string): CodeCo
   return auth;
 };
 
+/** An OAuth error code as the provider sent it, reduced to the characters RFC 6749 allows there. */
+const errorCodeOf = (value: string): string => value.replace(/[^\w.-]/g, '').slice(0, 64) || 'error';
+
+const invalid: RedirectOutcome = { kind: 'invalid' };
+
 export const createAuthorizationCodeFlow = (deps: AuthorizationCodeDeps): AuthorizationCodeFlow => {
-  const { database, secrets, loader, cache, metrics, publicUrl, configurationOf } = deps;
+  const { database, secrets, loader, cache, metrics, publicUrl, allowHttpEndpoints, configurationOf } = deps;
   const { oauthLoginStates, environments, connectors } = schema;
 
   /** One redirect URI per connector (technical name, else guid), so it can be registered at the identity provider. */
@@ -80,10 +107,19 @@ export const createAuthorizationCodeFlow = (deps: AuthorizationCodeDeps): Author
     return `${publicUrl.replace(/\/+$/, '')}/grafx/api/v1/environment/${segment}/connectors/${connectorId}/auth/oauth-authorization-code/redirect`;
   };
 
+  /** The connector's authorization-code configuration; NotFoundError when it is not in the environment. */
+  const codeConfig = async (environmentId: number, connectorId: string) => {
+    if (!isUuid(connectorId))
+      throw new NotFoundError(`Connector ${connectorId} was not found in this environment.`);
+    const connector = await loader.load(environmentId, connectorId, 'browser');
+    return { connector, auth: codeConfigOf(connector.auth, connectorId) };
+  };
+
   return {
     async login({ environmentId, connectorId, userId }) {
-      const connector = await loader.load(environmentId, connectorId, 'browser');
-      const auth = codeConfigOf(connector.auth, connectorId);
+      const { connector, auth } = await codeConfig(environmentId, connectorId);
+      // Stored before the https rule, or under PROXY_ALLOW_PRIVATE_NETWORKS since turned off: refuse, naming the field.
+      assertHttpsEndpoints(auth.type, auth.data, allowHttpEndpoints);
       const redirectUri = await redirectUriOf(environmentId, connector.id);
       const state = randomState();
       const codeVerifier = randomPKCECodeVerifier();
@@ -98,52 +134,76 @@ export const createAuthorizationCodeFlow = (deps: AuthorizationCodeDeps): Author
         redirectUri,
         expiresAt: new Date(now + loginLifetimeMs),
       });
-      const url = buildAuthorizationUrl(configurationOf(auth), {
-        response_type: 'code',
-        redirect_uri: redirectUri,
-        state,
-        code_challenge: await calculatePKCECodeChallenge(codeVerifier),
-        code_challenge_method: 'S256',
-        ...(auth.data.scope ? { scope: auth.data.scope } : {}),
-      });
+      let url: URL;
+      try {
+        url = buildAuthorizationUrl(configurationOf(auth), {
+          response_type: 'code',
+          redirect_uri: redirectUri,
+          state,
+          code_challenge: await calculatePKCECodeChallenge(codeVerifier),
+          code_challenge_method: 'S256',
+          ...(auth.data.scope ? { scope: auth.data.scope } : {}),
+        });
+      } catch {
+        throw new ValidationError(
+          'The authorization endpoint of this connector cannot be used; set it again.',
+          {
+            'authorizationServerMetadata.authorization_endpoint': ['not usable'],
+          },
+        );
+      }
       return { authorizationUrl: url.href };
     },
 
     async redirect({ environmentId, connectorId, query }) {
-      if (!isUuid(connectorId))
-        throw new NotFoundError(`Connector ${connectorId} was not found in this environment.`);
+      if (!isUuid(connectorId)) return invalid;
       const params = toSearchParams(query);
       const state = params.get('state');
-      if (!state) throw new ValidationError('The redirect has no state parameter.', { state: ['required'] });
-      // Single use: the state row is consumed whatever happens next.
+      if (!state) return invalid;
+      const rows = await database.db
+        .select({ connectorId: oauthLoginStates.connectorId, expiresAt: oauthLoginStates.expiresAt })
+        .from(oauthLoginStates)
+        .where(eq(oauthLoginStates.state, state))
+        .limit(1);
+      const login = rows[0];
+      if (!login || login.connectorId !== connectorId.toLowerCase() || login.expiresAt.getTime() < Date.now())
+        return invalid;
+      let auth: CodeConfig;
+      try {
+        auth = (await codeConfig(environmentId, connectorId)).auth;
+      } catch (error) {
+        if (isServiceError(error) && error.status < 500) return invalid;
+        throw error;
+      }
+      const refused = params.get('error');
+      if (refused) return { kind: 'refused', state, error: errorCodeOf(refused) };
+      const code = params.get(auth.data.specCustomization.codeParameterName);
+      if (!code) return { kind: 'refused', state, error: 'invalid_request' };
+      return { kind: 'code', state, code };
+    },
+
+    async complete({ environmentId, connectorId, userId, state, code }) {
+      const { connector, auth } = await codeConfig(environmentId, connectorId);
+      // Single use: the state is consumed whoever presents it, so a leaked callback cannot be tried twice.
       const consumed = await database.db
         .delete(oauthLoginStates)
-        .where(eq(oauthLoginStates.state, state))
+        .where(and(eq(oauthLoginStates.state, state), eq(oauthLoginStates.connectorId, connector.id)))
         .returning();
       const login = consumed[0];
-      if (
-        !login ||
-        login.connectorId !== connectorId.toLowerCase() ||
-        login.expiresAt.getTime() < Date.now()
-      ) {
+      if (!login || login.expiresAt.getTime() < Date.now()) {
         throw new ValidationError('Unknown or expired login; start the login again.', {
           state: ['unknown or expired'],
         });
       }
-      const refused = params.get('error');
-      if (refused) {
-        const code = refused.replace(/[^\w.-]/g, '').slice(0, 64);
-        throw new ValidationError(`The authorization server refused the login (${code}).`);
+      if (login.userId !== userId) {
+        throw new ForbiddenError(
+          'This login was started by another platform user; only that user can complete it. Start your own login.',
+        );
       }
-      const connector = await loader.load(environmentId, connectorId, 'browser');
-      const auth = codeConfigOf(connector.auth, connectorId);
       if (auth.revision !== login.revision) {
         throw new ValidationError('The authorization configuration changed during the login; log in again.');
       }
-      const codeName = auth.data.specCustomization.codeParameterName;
-      const code = params.get(codeName);
-      if (!code)
-        throw new ValidationError(`The redirect has no ${codeName} parameter.`, { [codeName]: ['required'] });
+      assertHttpsEndpoints(auth.type, auth.data, allowHttpEndpoints);
       const obtainedAt = Date.now();
       let token: Awaited<ReturnType<typeof runGrant>>;
       try {
@@ -161,7 +221,6 @@ export const createAuthorizationCodeFlow = (deps: AuthorizationCodeDeps): Author
         { connectorId: connector.id, usage: 'browser', revision: auth.revision, userId: login.userId },
         { ...token, obtainedAt },
       );
-      return { userId: login.userId };
     },
 
     async logout({ environmentId, connectorId, userId }) {

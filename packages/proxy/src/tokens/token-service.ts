@@ -60,6 +60,7 @@ export const createTokenService = (deps: TokenServiceDeps): TokenService & { cle
     cache,
     metrics,
     publicUrl,
+    allowHttpEndpoints: guard.allowPrivateNetworks,
     configurationOf,
   });
   return {
