@@ -288,7 +288,7 @@ describe.each(await testBackends())('connector proxy through the composed server
     expect(bearerAt('/jwt')).toBe(`Bearer ${oidc.issued.at(-1)}`);
   });
 
-  it('authorization code: login → provider login and consent → platform redirect; that user’s calls carry the token, logout drops it', async () => {
+  it('authorization code: login → provider login and consent → platform redirect → completion; that user’s calls carry the token, logout drops it', async () => {
     const id = codeConnectorId;
     await setAuth(id, 'oauth-authorization-code', {
       usage: 'browser',
@@ -325,17 +325,23 @@ describe.each(await testBackends())('connector proxy through the composed server
     const callback = await loginThroughBrowser(authorizationUrl.href, 'content-user');
     expect(`${callback.origin}${callback.pathname}`).toBe(redirectUri);
     const codeGrants = grantsOf('authorization_code');
-    // The browser follows the provider's redirect to the platform: no platform token on this request.
+    // The browser follows the provider's redirect to the platform: no platform token, nothing stored there.
     const page = await fetch(callback);
     const html = await page.text();
     responses.push(html);
     expect(page.status, html).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(grantsOf('authorization_code')).toBe(codeGrants);
+    // The window that opened the login completes it with the platform token of the user who started it.
+    const completion = {
+      state: callback.searchParams.get('state'),
+      code: callback.searchParams.get('code'),
+    };
+    const completePath = `${connectorsPath}/${id}/auth/oauth-authorization-code/complete`;
+    expectStatus(await rest('POST', completePath, { ...user, body: completion }), 204);
     expect(grantsOf('authorization_code')).toBe(codeGrants + 1);
     // The state is single use.
-    const replay = await fetch(callback);
-    responses.push(await replay.text());
-    expect(replay.status).toBe(400);
+    expectStatus(await rest('POST', completePath, { ...user, body: completion }), 400);
 
     expectStatus(await proxy(id, { ...user, url: `${target.url}/code` }), 200);
     const bearer = bearerAt('/code');

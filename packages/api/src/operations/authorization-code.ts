@@ -36,8 +36,8 @@ export const authorizationCodeOperations = [
       '200 when it carries a code; 400, the same page for any unknown environment, connector or state, otherwise',
     tag: 'Connector authorization',
     access: 'public',
-    params,
-    malformedParams: 404,
+    // Any connector id: a malformed one answers the same page as an unknown one.
+    params: z.object({ environment: z.string().min(1), connectorId: z.string().min(1) }),
     // The code's parameter name is configurable (specCustomization.codeParameterName): every key is passed on.
     query: z.looseObject({
       state: singleQueryValue().optional().describe('The state of the login this callback completes.'),
