@@ -17,6 +17,15 @@ export const PROXY_PATH = '/grafx/api/v1/environment/{environment}/connectors/{c
 const connectorIdSchema = uuid();
 
 /**
+ * Every answer of the proxy route, its own errors too, is served from the platform's origin: it must never run
+ * there as a page nor be sniffed into one (docs/connector-proxy.md). The proxy sets the same on what it writes.
+ */
+const PROXIED_RESPONSE_HEADERS = {
+  'Content-Security-Policy': 'sandbox',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/**
  * The connector proxy route, every method (docs/connector-proxy.md): the caller needs `platform:read` and visibility of the
  * environment; the handler then streams the request (so this is mounted before any body parser).
  */
@@ -24,6 +33,7 @@ export const mountProxy = (app: Express, deps: AppDeps, handle: ProxyHandler): v
   app.all('/grafx/api/v1/environment/:environment/connectors/:connectorId/proxy', async (req, res) => {
     const locals = res.locals as RequestLocals;
     locals.route = PROXY_PATH;
+    res.set(PROXIED_RESPONSE_HEADERS);
     try {
       const caller = await authorize(deps.verifier, 'platform:read', req.headers.authorization);
       locals.caller = caller;

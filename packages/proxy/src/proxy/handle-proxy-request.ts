@@ -65,6 +65,7 @@ export const createProxyHandler = (deps: ProxyHandlerDeps) => {
             headers,
             body,
             credential,
+            sharedHeaders: connector.sharedHeaders,
             allowedDomains: connector.allowedDomains,
           },
           { agent, guard, timeoutMs, observe },

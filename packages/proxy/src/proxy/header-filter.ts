@@ -43,7 +43,6 @@ const listed = (value: string | string[] | undefined): string[] =>
 export type OutgoingHeaders = Record<string, string | string[]>;
 
 export type OutgoingHeaderOptions = {
-  sharedHeaders: Readonly<Record<string, string>>;
   forwardedHeaders: boolean;
 };
 
@@ -55,7 +54,7 @@ const namesIn = (...values: (string | string[] | undefined)[]): ReadonlySet<stri
   return new Set(values.flatMap(listed));
 };
 
-/** The caller's headers as the target may see them (credentials are added per hop, later). */
+/** The caller's headers as the target may see them (shared headers and credentials are added per hop, later). */
 export const outgoingHeaders = (req: IncomingMessage, options: OutgoingHeaderOptions): OutgoingHeaders => {
   const incoming: IncomingHttpHeaders = req.headers;
   const dropped = namesIn(incoming.connection, incoming['x-grafx-proxy-exclude-headers']);
@@ -67,11 +66,6 @@ export const outgoingHeaders = (req: IncomingMessage, options: OutgoingHeaderOpt
       continue;
     out[name] = value;
   }
-  // Shared headers are the connector owner's: they win over what the script sent.
-  for (const name in options.sharedHeaders) {
-    const value = options.sharedHeaders[name];
-    if (value !== undefined) out[name.toLowerCase()] = value;
-  }
   if (options.forwardedHeaders) {
     const chain = listed(incoming['x-forwarded-for']);
     const client = req.socket.remoteAddress;
@@ -82,6 +76,23 @@ export const outgoingHeaders = (req: IncomingMessage, options: OutgoingHeaderOpt
   return out;
 };
 
+/**
+ * What every response of the proxy carries, errors included: the target's answer is served from the platform's
+ * origin, so it must not run there as a page (sandbox: no scripts, an opaque origin) nor be sniffed into one.
+ */
+export const proxiedResponseHeaders = {
+  'content-security-policy': 'sandbox',
+  'x-content-type-options': 'nosniff',
+} as const;
+
+/** Set by the platform's origin only: a target's cookies would land on the platform's own domain. */
+const neverReturned = new Set([
+  'set-cookie',
+  'set-cookie2',
+  'content-security-policy',
+  'x-content-type-options',
+]);
+
 /** The target's response headers as the caller may see them. */
 export const responseHeaders = (headers: IncomingHttpHeaders): OutgoingHeaders => {
   const dropped = namesIn(headers.connection);
@@ -90,8 +101,9 @@ export const responseHeaders = (headers: IncomingHttpHeaders): OutgoingHeaders =
     const value = headers[name];
     if (value === undefined) continue;
     // x-grafx-* from a target could forge the proxy's own signals (X-GRAFX-UNAUTHORIZED).
-    if (hopByHop.has(name) || dropped.has(name) || name.startsWith('x-grafx-')) continue;
+    if (hopByHop.has(name) || dropped.has(name) || neverReturned.has(name) || name.startsWith('x-grafx-'))
+      continue;
     out[name] = value;
   }
-  return out;
+  return Object.assign(out, proxiedResponseHeaders);
 };

@@ -17,6 +17,8 @@ export type UpstreamRequest = {
   headers: OutgoingHeaders;
   body: RequestBody;
   credential: Credential | undefined;
+  /** The connector's shared header values (secret-like): sent, like the credential, to the original origin only. */
+  sharedHeaders: Readonly<Record<string, string>>;
   allowedDomains: readonly string[];
 };
 
@@ -53,8 +55,8 @@ const toUpstreamError = (error: unknown, url: URL, timeoutMs: number): Error => 
 
 /**
  * Sends the request and follows redirects itself (at most 5), re-checking every hop against allowedDomains
- * and the address guard. The injected credential only goes to the original origin: a redirect elsewhere
- * gets the request without it, as browsers do with Authorization.
+ * and the address guard. The injected credential and the shared headers only go to the original origin: a redirect
+ * elsewhere gets the request without them, as browsers do with Authorization.
  */
 export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): Promise<UpstreamExchange> => {
   let { url, method, body } = req;
@@ -62,8 +64,12 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
   const origin = url.origin;
   for (let hop = 0; ; hop++) {
     assertTargetAllowed(url, req.allowedDomains, ctx.guard);
-    const credentialSent = req.credential !== undefined && url.origin === origin;
+    const sameOrigin = url.origin === origin;
+    const credentialSent = req.credential !== undefined && sameOrigin;
     const hopHeaders: OutgoingHeaders = { ...headers };
+    // Shared headers are the connector owner's: they win over what the script sent.
+    if (sameOrigin)
+      for (const name in req.sharedHeaders) hopHeaders[name.toLowerCase()] = req.sharedHeaders[name]!;
     if (credentialSent && req.credential)
       hopHeaders[req.credential.name.toLowerCase()] = req.credential.value;
     if (body.kind === 'stream' && body.length !== undefined)

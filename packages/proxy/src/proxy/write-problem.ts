@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { isServiceError, problem } from '@platform/core';
 import type { Logger } from 'pino';
+import { proxiedResponseHeaders } from './header-filter.ts';
 
 /**
  * Writes an error as ProblemDetails (docs/errors.md). ServiceErrors carry messages written for the caller;
@@ -28,6 +29,7 @@ export const writeProblem = (res: ServerResponse, error: unknown, traceId: strin
   const body = JSON.stringify(problem({ status, detail, traceId, errors }));
   res.writeHead(status, {
     ...extra,
+    ...proxiedResponseHeaders,
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
     'cache-control': 'no-store',
