@@ -21,6 +21,7 @@ import {
   loadOrCreateSecretsKey,
   migrate,
   openDatabase,
+  sealClearAuthObjects,
   seedDemoData,
 } from '@platform/store';
 import type { Logger } from 'pino';
@@ -60,6 +61,8 @@ export const startPlatform = async (
     await migrate(database);
     const demoLoaded = config.demoData ? (await seedDemoData(database, new Date())) !== undefined : false;
     const secrets = createSecretBox(config.secretsKey ?? (await loadOrCreateSecretsKey(config.dataDir)));
+    const sealed = await sealClearAuthObjects(database.db, secrets);
+    if (sealed > 0) log.info({ rows: sealed }, 'authorization fields stored in clear before are sealed now');
 
     const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 });
     server.on('clientError', answerClientError);

@@ -89,7 +89,7 @@ Deno.test('authorization data parses strictly and secrets split, join and mask (
   });
   same(data.jwtTokenParamName, 'assertion', 'default filled in');
   const { publicData, secretData } = splitSecrets('oAuth2JwtBearer', data);
-  same(Object.keys(secretData), ['signatureConfig.privateKey'], 'secret keyed by path');
+  same(Object.keys(secretData), ['jwtPayload', 'signatureConfig.privateKey'], 'sealed parts keyed by path');
   same(joinSecrets('oAuth2JwtBearer', publicData, secretData), data, 'round trip');
   same(maskSecrets('oAuth2JwtBearer', data).signatureConfig.privateKey, SECRET_MASK, 'masked');
 

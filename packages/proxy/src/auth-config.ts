@@ -43,9 +43,9 @@ export type ConnectorAuthRow = {
 export const decodeAuthConfig = (row: ConnectorAuthRow, secrets: SecretBox): AuthConfig => {
   const type = AuthTypeSchema.safeParse(row.type);
   if (!type.success) throw new StoredConfigurationError(`unknown authorization type ${row.type}`);
-  let opened: Record<string, string>;
+  let opened: Record<string, unknown>;
   try {
-    opened = JSON.parse(secrets.open(row.secretData)) as Record<string, string>;
+    opened = JSON.parse(secrets.open(row.secretData)) as Record<string, unknown>;
   } catch {
     throw new StoredConfigurationError('the stored secret part of the authorization could not be opened');
   }

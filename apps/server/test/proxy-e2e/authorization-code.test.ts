@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, USERS } from '../support/fixture.ts';
 import { startTarget, type Target } from '../support/loopback-servers.ts';
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts';
-import { connectorBody, connectorsPath, expectStatus, platformClient } from './support.ts';
+import { type Caller, connectorBody, connectorsPath, expectStatus, platformClient } from './support.ts';
 
 const carol = { user: USERS.envAdmin, roles: ['platform:read'] };
 const alice = { user: USERS.contentUser, roles: ['platform:read'] };
@@ -32,7 +32,7 @@ describe.each(await testBackends())(
         .from(schema.connectorTokens)
         .where(eq(schema.connectorTokens.connectorId, id));
     const codeGrants = () => oidc.grants.get('authorization_code') ?? 0;
-    const login = async (who: typeof carol) => {
+    const login = async (who: Caller) => {
       const reply = await rest<{ authorizationUrl: string }>('POST', `${base()}/login`, who);
       expectStatus(reply, 200);
       return reply.body.authorizationUrl;

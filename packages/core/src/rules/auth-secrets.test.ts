@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AuthDataOf } from '../connectors/auth-data.ts';
+import { secretPaths } from '../connectors/auth-data.ts';
 import type { AuthType } from '../connectors/auth-types.ts';
 import { ServiceError } from '../errors.ts';
 import { joinSecrets, maskSecrets, SECRET_MASK, splitSecrets } from './auth-secrets.ts';
@@ -36,16 +37,21 @@ const examples: { [T in AuthType]: AuthDataOf[T] } = {
       algorithm: 'RS256',
       privateKey: '-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----',
     },
-    jwtPayload: { iss: 'me' },
+    jwtPayload: { iss: 'me', n: 1, admin: true },
+    requestBodyParams: { client_secret: 'body-secret' },
   }),
 };
 
-const secretsOf: Record<AuthType, Record<string, string>> = {
+const secretsOf: Record<AuthType, Record<string, unknown>> = {
   staticKey: { value: 'static-secret' },
   oAuth2ClientCredentials: { clientSecret: 'cc-secret' },
   oAuth2AuthorizationCode: { clientSecret: 'code-secret' },
   oAuth2ResourceOwnerPassword: { clientSecret: 'ropc-secret', password: 'user-password' },
-  oAuth2JwtBearer: { 'signatureConfig.privateKey': examples.oAuth2JwtBearer.signatureConfig.privateKey },
+  oAuth2JwtBearer: {
+    'signatureConfig.privateKey': examples.oAuth2JwtBearer.signatureConfig.privateKey,
+    jwtPayload: { iss: 'me', n: 1, admin: true },
+    requestBodyParams: { client_secret: 'body-secret' },
+  },
 };
 
 const types = Object.keys(examples) as AuthType[];
@@ -58,6 +64,8 @@ describe.each(types)('%s secrets', (type) => {
     expect(secretData).toEqual(secretsOf[type]);
     const json = JSON.stringify(publicData);
     for (const secret of Object.values(secretsOf[type])) expect(json).not.toContain(JSON.stringify(secret));
+    expect(json).not.toContain('body-secret');
+    expect(publicData).not.toHaveProperty('jwtPayload');
   });
 
   it('join after split gives the data back, and split does not modify its input', () => {
@@ -80,14 +88,15 @@ describe.each(types)('%s secrets', (type) => {
     expect((error as ServiceError).code).toBe('INTERNAL');
   });
 
-  it('mask replaces every secret and nothing else', () => {
+  it('mask replaces every secret field and nothing else (sealed objects are shown)', () => {
     const masked = maskSecrets(type, data);
     const json = JSON.stringify(masked);
-    for (const secret of Object.values(secretsOf[type])) expect(json).not.toContain(JSON.stringify(secret));
-    const { publicData } = splitSecrets(type, data);
+    for (const path of secretPaths[type]) expect(json).not.toContain(JSON.stringify(secretsOf[type][path]));
+    const { publicData, secretData } = splitSecrets(type, data);
     const { publicData: maskedPublic, secretData: maskedSecrets } = splitSecrets(type, masked);
     expect(maskedPublic).toEqual(publicData);
-    expect(Object.values(maskedSecrets).every((value) => value === SECRET_MASK)).toBe(true);
+    for (const [path, value] of Object.entries(maskedSecrets))
+      expect(value).toEqual(secretPaths[type].includes(path) ? SECRET_MASK : secretData[path]);
     expect(data).toEqual(examples[type]);
   });
 });

@@ -22,23 +22,44 @@ const parentOf = (root: JsonObject, path: readonly string[], create: boolean): J
   return node;
 };
 
+/**
+ * Fields sealed at rest besides the secret fields of `secretPaths`: whole objects of free-form values that often
+ * carry a credential (a `client_secret` body parameter, a claim), kept as they are (string, number or boolean values).
+ * They are never returned either; unlike secret fields they are optional, and the CLI shows them (masking names
+ * that look like credentials).
+ */
+export const sealedObjectPaths: Readonly<Record<AuthType, readonly string[]>> = {
+  staticKey: [],
+  oAuth2ClientCredentials: [],
+  oAuth2AuthorizationCode: [],
+  oAuth2ResourceOwnerPassword: [],
+  oAuth2JwtBearer: ['jwtPayload', 'requestBodyParams'],
+};
+
 const segments = (path: string): [string[], string] => {
   const parts = path.split('.');
   return [parts, parts.at(-1) ?? path];
 };
 
 /**
- * Separates the secret fields of an authorization (they are encrypted at rest) from the rest (stored in clear
- * and shown in listings). `secretData` is flat, keyed by the dot path of `secretPaths`
- * (`{ 'signatureConfig.privateKey': '…' }`), so the encrypted blob does not depend on the type's nesting.
- * The input is not modified.
+ * Separates the secret fields and sealed objects of an authorization (they are encrypted at rest) from the rest
+ * (stored in clear and shown in listings). `secretData` is flat, keyed by the dot path of `secretPaths` and
+ * `sealedObjectPaths` (`{ 'signatureConfig.privateKey': '…', jwtPayload: {…} }`), so the encrypted blob does not
+ * depend on the type's nesting. The input is not modified.
  */
 export const splitSecrets = <T extends AuthType>(
   type: T,
   data: AuthDataOf[T],
-): { publicData: JsonObject; secretData: Record<string, string> } => {
+): { publicData: JsonObject; secretData: Record<string, unknown> } => {
   const publicData = structuredClone(data) as JsonObject;
-  const secretData: Record<string, string> = {};
+  const secretData: Record<string, unknown> = {};
+  for (const path of sealedObjectPaths[type]) {
+    const [parts, last] = segments(path);
+    const parent = parentOf(publicData, parts, false);
+    if (parent === undefined || parent[last] === undefined) continue;
+    secretData[path] = parent[last];
+    delete parent[last];
+  }
   for (const path of secretPaths[type]) {
     const [parts, last] = segments(path);
     const parent = parentOf(publicData, parts, false);
@@ -61,9 +82,16 @@ export const splitSecrets = <T extends AuthType>(
 export const joinSecrets = <T extends AuthType>(
   type: T,
   publicData: JsonObject,
-  secretData: Readonly<Record<string, string>>,
+  secretData: Readonly<Record<string, unknown>>,
 ): AuthDataOf[T] => {
   const data = structuredClone(publicData);
+  for (const path of sealedObjectPaths[type]) {
+    const value = secretData[path];
+    if (value === undefined) continue;
+    const [parts, last] = segments(path);
+    const parent = parentOf(data, parts, true);
+    if (parent !== undefined) parent[last] = structuredClone(value);
+  }
   for (const path of secretPaths[type]) {
     const value = secretData[path];
     if (typeof value !== 'string') {
