@@ -2,7 +2,7 @@ import { chmod, rm } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import { join } from 'node:path';
 import { isServiceError } from '@platform/core';
-import { type Database, importDataFile } from '@platform/store';
+import { type Database, importDataFile, loggableError } from '@platform/store';
 import type { Logger } from 'pino';
 
 /**
@@ -46,7 +46,7 @@ export const listenImportSocket = async (
     } catch (error) {
       if (isServiceError(error))
         return answer(error.status, { message: error.message, errors: error.errors });
-      log.error({ err: { message: (error as Error).message } }, 'import failed');
+      log.error({ err: loggableError(error) }, 'import failed');
       answer(500, { message: 'The import failed unexpectedly; nothing was imported.' });
     }
   });

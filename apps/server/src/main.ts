@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isServiceError } from '@platform/core';
+import { loggableError } from '@platform/store';
 import { importFile } from './commands/import.ts';
 import { migrate } from './commands/migrate.ts';
 import { start } from './commands/start.ts';
@@ -60,6 +61,6 @@ run(process.argv.slice(2)).catch((error: unknown) => {
     process.stderr.write(`error: ${error.message}\n`);
     process.exit(1);
   }
-  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`error: ${loggableError(error).message}\n`);
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 export { DEMO_OWNER_ID, demoDataFile } from './demo/demo-data-file.ts';
 export { seedDemoData } from './demo/seed-demo-data.ts';
 export { type ImportOptions, type ImportSummary, importDataFile } from './import/import-data-file.ts';
+export { type LoggableError, loggableError } from './loggable-error.ts';
 export { migrate, migrationsFolder } from './migrate.ts';
 export { type OpenDatabaseOptions, openDatabase } from './open-database.ts';
 export { queryRows } from './query-rows.ts';

@@ -19,6 +19,8 @@ const SECRETS = {
   ropcPassword: 'ropc-password-3344ccdd',
   privateKey: PRIVATE_KEY,
   sharedHeader: 'shared-header-value-7788eeff',
+  jwtClaim: 'jwt-claim-planted-4d5e6f7a',
+  bodyParam: 'body-param-client-secret-8a9b0c1d',
 };
 
 /** A valid body for every kind, with the secrets above. */
@@ -54,7 +56,14 @@ const validBodies = (usage: 'browser' | 'server') => ({
     usage,
     tokenEndpoint: 'https://auth.acme.example/token',
     signatureConfig: { algorithm: 'RS256', privateKey: SECRETS.privateKey },
-    jwtPayload: { iss: 'connector', aud: 'https://auth.acme.example', admin: true, n: 1 },
+    jwtPayload: {
+      iss: 'connector',
+      aud: 'https://auth.acme.example',
+      sub: SECRETS.jwtClaim,
+      admin: true,
+      n: 1,
+    },
+    requestBodyParams: { client_id: 'jwt-client', client_secret: SECRETS.bodyParam },
   },
 });
 
@@ -135,7 +144,9 @@ describe.each(await testBackends())('connector authorization on $name', (backend
         node[parts.at(-1)!] = value;
       }
       expect(merged).toMatchObject(data);
-      expect(JSON.stringify(row!.publicData)).not.toMatch(/secret-|password-|PRIVATE KEY|sk-static/);
+      expect(JSON.stringify(row!.publicData)).not.toMatch(/secret-|password-|PRIVATE KEY|sk-static|planted/);
+      expect(row!.publicData).not.toHaveProperty('jwtPayload');
+      expect(row!.publicData).not.toHaveProperty('requestBodyParams');
     }
     const named = await call<AuthSet>('PUT', `${base}/${id}/auth/static`, {
       ...owner,

@@ -23,8 +23,10 @@ export type TestPlatform = {
 export const startTestPlatform = async (
   backend: TestBackend,
   env: Record<string, string> = {},
+  /** A database a platform used before (restart tests); a fresh one otherwise. */
+  reused?: TestDatabase,
 ): Promise<TestPlatform> => {
-  const database = await backend.fresh();
+  const database = reused ?? (await backend.fresh());
   const issuer = await startTestIssuer();
   const logs: string[] = [];
   const sink = new Writable({

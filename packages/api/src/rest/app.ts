@@ -1,4 +1,5 @@
 import { NotFoundError, ServiceError, ValidationError } from '@platform/core';
+import { loggableError } from '@platform/store';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
 import { httpMetrics } from '../observability/metrics.ts';
@@ -71,10 +72,7 @@ export const createApp = (options: AppOptions): Express => {
       classify(mapped).status === outcome.status &&
       !(mapped instanceof ServiceError)
     ) {
-      deps.log.error(
-        { traceId: locals.traceId, err: { message: errorMessage(mapped), stack: stackOf(mapped) } },
-        'unexpected error',
-      );
+      deps.log.error({ traceId: locals.traceId, err: loggableError(mapped) }, 'unexpected error');
     }
   }) satisfies ErrorRequestHandler);
   return app;
@@ -105,6 +103,3 @@ const mapBodyError = (error: unknown): unknown => {
   }
   return error;
 };
-
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
-const stackOf = (error: unknown) => (error instanceof Error ? error.stack : undefined);

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { isServiceError, problem } from '@platform/core';
+import { loggableError } from '@platform/store';
 import type { Logger } from 'pino';
 import { proxiedResponseHeaders } from './header-filter.ts';
 
@@ -24,7 +25,7 @@ export const writeProblem = (res: ServerResponse, error: unknown, traceId: strin
     errors = error.errors;
     if (status >= 500) log.warn({ traceId, status, detail }, 'connector proxy upstream failure');
   } else {
-    log.error({ traceId, err: error }, 'connector proxy failed');
+    log.error({ traceId, err: loggableError(error) }, 'connector proxy failed');
   }
   const body = JSON.stringify(problem({ status, detail, traceId, errors }));
   res.writeHead(status, {

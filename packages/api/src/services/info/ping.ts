@@ -1,5 +1,5 @@
 import { ServiceError } from '@platform/core';
-import { checkDatabase } from '@platform/store';
+import { checkDatabase, loggableError } from '@platform/store';
 import type { Service } from '../context.ts';
 
 export type PingInput = Record<string, never>;
@@ -9,7 +9,7 @@ export const ping: Service<PingInput, void> = async (ctx) => {
   try {
     await checkDatabase(ctx.database.db);
   } catch (error) {
-    ctx.log.warn({ err: error }, 'ping: the database does not answer');
+    ctx.log.warn({ err: loggableError(error) }, 'ping: the database does not answer');
     throw new ServiceError('UNAVAILABLE', 'The database does not answer; try again shortly.', {
       cause: error,
     });
