@@ -39,6 +39,14 @@ const Env = z.object({
   PROXY_ALLOW_PRIVATE_NETWORKS: bool(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).min(0).default(200),
+  METRICS_PORT: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{1,5}$/, 'must be a port number')
+      .transform(Number)
+      .refine((port) => port <= 65535, 'must be a port number')
+      .optional(),
+  ),
   NODE_ENV: z.string().default('development'),
 });
 
@@ -55,6 +63,8 @@ export type Config = {
   proxyAllowPrivateNetworks: boolean;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   rateLimitPerSecond: number;
+  /** METRICS_PORT: metrics without a token on a listener of their own (bound to HOST); unset, none. */
+  metricsPort: number | undefined;
   production: boolean;
 };
 
@@ -67,15 +77,13 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? 'environment');
-    throw new ConfigError(
-      `${variable}=${JSON.stringify(env[variable] ?? '')} is not valid: ${issue?.message}.`,
-    );
+    // The variable and the rule, never the value: SECRETS_KEY, DATABASE_URL (its password) and others hold credentials.
+    throw new ConfigError(`${variable} is not valid: ${issue?.message}.`);
   }
   const e = parsed.data;
   const embedded = e.DATABASE_URL === undefined;
   const demo = bool(embedded).safeParse(e.DEMO_DATA);
-  if (!demo.success)
-    throw new ConfigError(`DEMO_DATA=${JSON.stringify(e.DEMO_DATA)} is not valid: must be true or false.`);
+  if (!demo.success) throw new ConfigError('DEMO_DATA is not valid: must be true or false.');
   const production = e.NODE_ENV === 'production';
   if (!embedded && !e.SECRETS_KEY) {
     throw new ConfigError(
@@ -100,6 +108,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     proxyAllowPrivateNetworks: e.PROXY_ALLOW_PRIVATE_NETWORKS,
     logLevel: e.LOG_LEVEL,
     rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,
+    metricsPort: e.METRICS_PORT,
     production,
   };
 };

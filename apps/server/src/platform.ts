@@ -14,7 +14,7 @@ import {
   type TokenVerifier,
 } from '@platform/api';
 import { problem } from '@platform/core';
-import { createProxy } from '@platform/proxy';
+import { createProxy, metricsWithoutConnectors } from '@platform/proxy';
 import {
   createSecretBox,
   type Database,
@@ -28,6 +28,7 @@ import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { type Config, publicUrlOf } from './config.ts';
 import { listenImportSocket } from './import-socket.ts';
+import { listenMetrics } from './metrics-listener.ts';
 import { serverVersion } from './server-version.ts';
 
 /**
@@ -42,6 +43,8 @@ export type Platform = {
   readonly database: Database;
   readonly devIssuer: DevIssuer | undefined;
   readonly demoLoaded: boolean;
+  /** The METRICS_PORT listener's address, when one runs. */
+  readonly metricsUrl: string | undefined;
   close(): Promise<void>;
 };
 
@@ -122,9 +125,23 @@ export const startPlatform = async (
       metrics,
       rateLimitPerSecond: config.rateLimitPerSecond,
       mountRaw: (app) => mountProxy(app, deps, proxy.handle),
-      mountExtra: (app) => mountDocuments(app, { deps, operations, metrics, devIssuer, serverUrl: url }),
+      mountExtra: (app) =>
+        mountDocuments(app, {
+          deps,
+          operations,
+          metrics,
+          devIssuer,
+          serverUrl: url,
+          tokenMetrics: () => metricsWithoutConnectors(metrics),
+        }),
     });
     server.on('request', app);
+    const metricsListener =
+      config.metricsPort === undefined
+        ? undefined
+        : await listenMetrics(config.host, config.metricsPort, metrics);
+    const metricsUrl =
+      metricsListener && publicUrlOf({ ...config, publicUrl: undefined }, metricsListener.port);
 
     const closeImportSocket = config.databaseUrl
       ? undefined
@@ -139,6 +156,7 @@ export const startPlatform = async (
         const deadline = setTimeout(() => server.closeAllConnections(), 10_000);
         await closed;
         clearTimeout(deadline);
+        await metricsListener?.close();
         await proxy.close();
         await changes.stop();
         await closeImportSocket?.();
@@ -147,7 +165,7 @@ export const startPlatform = async (
       })();
       return closing;
     };
-    return { url, server, database, devIssuer, demoLoaded, close };
+    return { url, server, database, devIssuer, demoLoaded, metricsUrl, close };
   } catch (error) {
     if (!opened) await database.close();
     throw error;

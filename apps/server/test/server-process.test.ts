@@ -138,6 +138,29 @@ describe('the platform-server process', () => {
     expect(result.stderr).toMatch(/PORT/);
   });
 
+  it('names the variable and the rule of a bad configuration, never a value that may be a credential', async () => {
+    const planted = 'planted-credential-7f3e91';
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ SECRETS_KEY: `${planted}==` }, /^Configuration error: SECRETS_KEY is not valid: must be 32 bytes/m],
+      [
+        { DATABASE_URL: `mysql://app:${planted}@db.internal/platform` },
+        /DATABASE_URL is not valid: must be a postgres/,
+      ],
+      [
+        { DATABASE_URL: `postgres://app:${planted}@127.0.0.1:9/platform` },
+        /SECRETS_KEY is required with DATABASE_URL/,
+      ],
+      [{ PUBLIC_URL: `not a url ${planted}` }, /PUBLIC_URL is not valid/],
+      [{ METRICS_PORT: `port-${planted}` }, /METRICS_PORT is not valid: must be a port number/],
+    ];
+    for (const [env, expected] of cases) {
+      const result = await runBin(['start'], { PORT: '0', DATA_DIR: dataDir, ...env });
+      expect(result.code, JSON.stringify(env)).toBe(2);
+      expect(result.stderr).toMatch(expected);
+      expect(`${result.stdout}${result.stderr}`).not.toContain(planted);
+    }
+  });
+
   it('shuts down gracefully on SIGTERM', async () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

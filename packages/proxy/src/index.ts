@@ -20,6 +20,7 @@
  */
 export type { AuthConfig, OAuthConfig } from './auth-config.ts';
 export { type ConnectorProxy, createProxy, type ProxyOptions } from './create-proxy.ts';
+export { metricsWithoutConnectors } from './metrics.ts';
 export { isPublicAddress } from './net/address-policy.ts';
 export type { ProxyRequestContext } from './proxy/handle-proxy-request.ts';
 export type {

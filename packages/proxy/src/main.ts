@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { loadConfig } from './config.ts';
 import { createProxy } from './create-proxy.ts';
+import { metricsWithoutConnectors } from './metrics.ts';
 import { writeProblem } from './proxy/write-problem.ts';
 import { resolveVisibleEnvironment } from './standalone/resolve-environment.ts';
 import { createBearerVerifier } from './standalone/verify-bearer.ts';
@@ -72,7 +73,12 @@ const server = createServer(async (req, res) => {
       return;
     }
     if (path === '/metrics' && req.method === 'GET') {
-      res.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
+      // Operators only, and without connector ids (docs/authentication.md), as on the platform server.
+      const caller = await verify(req.headers.authorization);
+      if (!caller.roles.has('platform:admin') && !caller.roles.has('platform:metrics'))
+        throw new ForbiddenError("/metrics needs the token role 'platform:admin' or 'platform:metrics'.");
+      const text = await metricsWithoutConnectors(registry);
+      res.writeHead(200, { 'content-type': registry.contentType }).end(text);
       return;
     }
     const match = path.match(proxyPath);

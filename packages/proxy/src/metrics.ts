@@ -1,4 +1,4 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { AggregatorRegistry, Counter, Histogram, type Registry } from 'prom-client';
 
 export type ProxyMetrics = {
   tokenRequests: Counter<'connector' | 'grant' | 'outcome'>;
@@ -46,3 +46,15 @@ export const createProxyMetrics = (registry: Registry): ProxyMetrics => ({
       }),
   ),
 });
+
+/**
+ * The registry's metrics with the `connector` label summed away, for `/metrics` behind a token: a connector id
+ * names a tenant's integration, so it is shown only on the operators' own listener (METRICS_PORT).
+ */
+export const metricsWithoutConnectors = async (registry: Registry): Promise<string> => {
+  const metrics = await registry.getMetricsAsJSON();
+  for (const metric of metrics) {
+    for (const value of metric.values) delete (value.labels as Record<string, unknown>).connector;
+  }
+  return AggregatorRegistry.aggregate([metrics]).metrics();
+};

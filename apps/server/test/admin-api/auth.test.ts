@@ -43,12 +43,29 @@ describe.each(await testBackends())('authentication and authorization on $name',
     ],
     ['a token not yet valid', () => s.tp.issuer.sign({ sub: USERS.owner, roles: READ, notBefore: 600 })],
     ['no subject', () => s.tp.issuer.sign({ roles: READ })],
+    [
+      'no exp (a token must expire)',
+      () => s.tp.issuer.sign({ sub: USERS.owner, roles: READ, noExpiry: true }),
+    ],
     ['garbage', async () => 'not-a-jwt'],
   ];
   it.each(badTokens)('answers 401 invalid_token for %s', async (_name, make) => {
     const response = await s.tp.call('/api/v1/subscriptions', { token: await make() });
     expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
     await expectProblem(response, 401);
+  });
+
+  it('never remembers a token without exp: refused every time, on every route', async () => {
+    const token = await s.tp.issuer.sign({
+      sub: USERS.owner,
+      roles: [...READ, 'platform:admin'],
+      noExpiry: true,
+    });
+    for (const path of ['/api/v1/subscriptions', '/api/v1/subscriptions', '/metrics']) {
+      const response = await s.tp.call(path, { token });
+      expect(response.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token".*exp/);
+      await expectProblem(response, 401);
+    }
   });
 
   it('answers 403 without the token role', async () => {

@@ -55,7 +55,7 @@ describe.each(await testBackends())('connector proxy through the composed server
       .where(eq(schema.connectorTokens.connectorId, connectorId));
 
   beforeAll(async () => {
-    tp = await startTestPlatform(backend);
+    tp = await startTestPlatform(backend, { METRICS_PORT: '0' });
     await importDataFile(tp.database, fixture(new Date()));
     target = await startTarget();
     tokenServer = await startTokenServer();
@@ -452,8 +452,8 @@ describe.each(await testBackends())('connector proxy through the composed server
     const bearers = new Set(target.requests.slice(seen).map((r) => r.headers.authorization));
     expect([...bearers]).toEqual([`Bearer ${tokenServer.issued.at(-1)}`]);
 
-    // The proxy's metrics are served with the platform's, by connector.
-    const metrics = await (await tp.call('/metrics')).text();
+    // The proxy's metrics are served with the platform's, by connector on the operators' listener.
+    const metrics = await (await fetch(`${tp.platform.metricsUrl}/metrics`)).text();
     const count = (name: string) =>
       Number(
         metrics

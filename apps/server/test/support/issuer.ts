@@ -17,6 +17,8 @@ export type TestIssuer = {
     audience?: string;
     issuer?: string;
     expiresIn?: number;
+    /** No `exp` claim at all. */
+    noExpiry?: boolean;
     notBefore?: number;
     rogue?: boolean;
   }): Promise<string>;
@@ -55,8 +57,8 @@ export const startTestIssuer = async (audience = 'platform-api'): Promise<TestIs
         .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
         .setIssuer(claims.issuer ?? url)
         .setAudience(claims.audience ?? audience)
-        .setIssuedAt(now - 5)
-        .setExpirationTime(now + (claims.expiresIn ?? 600));
+        .setIssuedAt(now - 5);
+      if (!claims.noExpiry) jwt.setExpirationTime(now + (claims.expiresIn ?? 600));
       if (claims.sub !== undefined) jwt.setSubject(claims.sub);
       if (claims.notBefore !== undefined) jwt.setNotBefore(now + claims.notBefore);
       const key: CryptoKey = claims.rogue ? rogue.privateKey : privateKey;

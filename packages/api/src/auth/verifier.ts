@@ -69,6 +69,8 @@ export const createTokenVerifier = (options: {
           clockTolerance: CLOCK_TOLERANCE_SECONDS,
           audience: options.audience,
           algorithms: ACCEPTED_ALGORITHMS,
+          // A token without exp would be accepted forever (and the verified-token cache never keeps one).
+          requiredClaims: ['exp'],
         });
         const caller = callerFromClaims(payload);
         if (!caller) throw new UnauthenticatedError('The token has no subject.', true);
@@ -84,6 +86,8 @@ export const createTokenVerifier = (options: {
 
 const describeJoseError = (error: unknown): string => {
   if (error instanceof joseErrors.JWTExpired) return 'The token has expired.';
+  if (error instanceof joseErrors.JWTClaimValidationFailed && error.reason === 'missing')
+    return `The token has no ${error.claim} claim; tokens must expire.`;
   if (error instanceof joseErrors.JWTClaimValidationFailed)
     return `The token's ${error.claim} claim is not accepted.`;
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'The token signature is not valid.';

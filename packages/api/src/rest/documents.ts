@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { ForbiddenError } from '@platform/core';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
@@ -8,9 +9,13 @@ import { openApiDocument } from '../openapi/document.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { buildTrpcRouter } from '../trpc/router.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
+import { sendProblem } from './problem-response.ts';
 import { DEFAULT_BODY_LIMIT } from './routes.ts';
 
 const require = createRequire(import.meta.url);
+
+/** The token roles that may read `/metrics`. */
+const METRICS_ROLES = ['platform:admin', 'platform:metrics'];
 
 /** Swagger UI's assets are served by the platform itself: the API reference must work without internet access. */
 const swaggerAssets = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -47,6 +52,8 @@ export const mountDocuments = (
     metrics: Registry;
     devIssuer: DevIssuer | undefined;
     serverUrl: string;
+    /** What `/metrics` answers a token holder; default the whole registry (the server sums connector ids away). */
+    tokenMetrics?: () => Promise<string>;
   },
 ): void => {
   const router = buildTrpcRouter(options.operations);
@@ -88,9 +95,21 @@ export const mountDocuments = (
     res.type('text/html').send(DOCS_PAGE);
   });
 
-  app.get('/metrics', async (_req, res) => {
-    (res.locals as RequestLocals).route = '/metrics';
-    res.type(options.metrics.contentType).send(await options.metrics.metrics());
+  // Operators only (docs/authentication.md): a scraper inside the network uses METRICS_PORT instead.
+  app.get('/metrics', async (req, res) => {
+    const locals = res.locals as RequestLocals;
+    locals.route = '/metrics';
+    try {
+      const caller = await options.deps.verifier.verify(req.headers.authorization);
+      locals.caller = caller;
+      if (!METRICS_ROLES.some((role) => caller.roles.has(role))) {
+        throw new ForbiddenError(`/metrics needs the token role '${METRICS_ROLES.join("' or '")}'.`);
+      }
+      const text = await (options.tokenMetrics ?? (() => options.metrics.metrics()))();
+      res.type(options.metrics.contentType).send(text);
+    } catch (error) {
+      sendProblem(res, locals.traceId, error);
+    }
   });
 
   const issuer = options.devIssuer;

@@ -21,6 +21,8 @@ export const createBearerVerifier = async (issuer: string, audience: string) => 
         issuer: expectedIssuer,
         audience,
         algorithms: ['RS256', 'ES256', 'EdDSA'],
+        // A token without exp would be accepted forever.
+        requiredClaims: ['exp'],
       });
       if (typeof payload.sub !== 'string' || payload.sub === '') throw new Error('no sub');
       const roles = new Set<string>();
