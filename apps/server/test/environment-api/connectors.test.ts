@@ -142,6 +142,43 @@ describe.each(await testBackends())('connectors on $name', (backend) => {
     );
   });
 
+  it('accepts an https:// or http:// iconUrl only, at publish and republish', async () => {
+    for (const iconUrl of [
+      'javascript:alert(1)',
+      'data:image/svg+xml,<svg/>',
+      'file:///etc/passwd',
+      'ftp://x.example/i.png',
+      '/icon.png',
+    ]) {
+      expectFields(await call('POST', `${base}/connectors`, { ...owner, body: connectorBody({ iconUrl }) }), [
+        'iconUrl',
+      ]);
+    }
+    const published = await call<Connector & { iconUrl: string }>('POST', `${base}/connectors`, {
+      ...owner,
+      body: connectorBody({ iconUrl: 'https://cdn.example/icon.png' }),
+    });
+    expect(published.status).toBe(201);
+    expect(published.body.iconUrl).toBe('https://cdn.example/icon.png');
+    expectFields(
+      await call('PUT', `${base}/connectors/${published.body.id}`, {
+        ...owner,
+        body: connectorBody({ iconUrl: 'javascript:alert(document.cookie)' }),
+      }),
+      ['iconUrl'],
+    );
+    const republished = await call<Connector & { iconUrl: string }>(
+      'PUT',
+      `${base}/connectors/${published.body.id}`,
+      {
+        ...owner,
+        body: connectorBody({ iconUrl: 'http://cdn.example/icon.png' }),
+      },
+    );
+    expect(republished.status).toBe(200);
+    expect(republished.body.iconUrl).toBe('http://cdn.example/icon.png');
+  });
+
   it('answers 404 for unknown, malformed and foreign connector ids and unknown environments', async () => {
     const unknown = '00000000-0000-4000-8000-00000000abcd';
     expectProblem(await call('GET', `${base}/connectors/${unknown}`, owner), 404);

@@ -25,7 +25,12 @@ export const PublishConnectorBody = z
     description: z.string().max(2000).nullable().optional(),
     version: z.string().min(1).max(64),
     type: ConnectorType,
-    iconUrl: z.url().nullable().optional(),
+    // Shown as an image by consoles: javascript:, data: and file: URLs would run or read there.
+    iconUrl: z
+      .url({ protocol: /^https?$/, error: 'an absolute https:// or http:// URL' })
+      .max(2048)
+      .nullable()
+      .optional(),
     options: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
     script: z.string().min(1).max(900_000),
     apiVersion: z.string().max(64).optional(),
