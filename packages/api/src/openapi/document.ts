@@ -72,7 +72,11 @@ export const openApiDocument = (
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description:
         'Administration API, environment API and connector proxy of the hosted design and publishing platform. ' +
-        'Errors are ProblemDetails (RFC 9457) with a traceId.',
+        'Errors are ProblemDetails (RFC 9457) with a traceId. ' +
+        'Prometheus metrics: GET /metrics with a bearer token holding platform:admin or platform:metrics (connector ids ' +
+        'summed away); when METRICS_PORT is set, the same without a token and with connector ids, on that port only. ' +
+        'Connector authorization code: POST .../oauth-authorization-code/login, the provider redirects the popup to ' +
+        '.../redirect (an HTML page that posts {state, code} to its opener), the opener calls .../complete.',
     },
     servers: [{ url: info.serverUrl }],
     security: [{ bearer: [] }],

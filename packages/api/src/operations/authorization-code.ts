@@ -32,8 +32,8 @@ export const authorizationCodeOperations = [
     path: `${BASE}/redirect`,
     summary:
       "The identity provider's callback (no token): stores nothing and answers an HTML page that posts " +
-      '{type, state, code} (or {type, state?, error}) to the window that opened it, on the platform origin only. ' +
-      '200 when it carries a code; 400, the same page for any unknown environment, connector or state, otherwise',
+      '{type, state, code} (or {type, state?, error}) to the window that opened it, on the platform origin only; ' +
+      'always 200, and the same page for any unknown environment, connector or state',
     tag: 'Connector authorization',
     access: 'public',
     // Any connector id: a malformed one answers the same page as an unknown one.

@@ -33,8 +33,8 @@ export type Operation<I = unknown, O = unknown> = {
   readonly bodyLimit?: number;
   readonly bodyDescription?: string;
   /**
-   * `text/html`: the service returns a page with its own status and headers (the OAuth redirect a browser lands
-   * on, services/authorization-code/redirect-page.ts); default JSON.
+   * `text/html`: the service returns a page with its own headers (the OAuth redirect a browser lands on,
+   * services/authorization-code/redirect-page.ts); default JSON.
    */
   readonly produces?: 'text/html';
   /** Response body schema; absent for operations that answer without a body. */

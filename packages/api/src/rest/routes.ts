@@ -35,7 +35,7 @@ export const restRoutes = (deps: AppDeps, operations: readonly AnyOperation[]): 
       const output = await runOperation(deps, operation, caller, locals.traceId, input);
       if (operation.produces === 'text/html') {
         const page = output as HtmlPage;
-        res.status(page.status).set(page.headers).type('text/html').send(page.html);
+        res.status(operation.status).set(page.headers).type('text/html').send(page.html);
         return;
       }
       res.status(operation.status);

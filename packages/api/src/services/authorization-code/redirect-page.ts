@@ -7,8 +7,8 @@ export type RedirectMessage =
 
 export const MESSAGE_TYPE = 'grafx-oauth-authorization-code';
 
-/** A page of the operation table's `text/html` operations: its status, extra headers and markup. */
-export type HtmlPage = { status: 200 | 400; headers: Record<string, string>; html: string };
+/** A page of the operation table's `text/html` operations: its extra headers and markup. */
+export type HtmlPage = { headers: Record<string, string>; html: string };
 
 /**
  * The one script of the page, constant so that the Content-Security-Policy can allow it by hash and nothing else.
@@ -37,13 +37,11 @@ const inertJson = (value: unknown): string =>
   );
 
 export const redirectPage = (options: {
-  status: 200 | 400;
   title: string;
   text: string;
   message: RedirectMessage;
   origin: string;
 }): HtmlPage => ({
-  status: options.status,
   headers: HEADERS,
   html: `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(options.title)}</title></head>

@@ -16,8 +16,9 @@ const stringsOf = (query: Record<string, unknown>): Record<string, string | stri
 /**
  * The identity provider's callback. It carries no platform token, so it stores nothing: the page hands the state
  * and code to the window that opened the login, on the platform's own origin, and that window completes the login
- * with its platform token. An unknown environment, connector or state all answer the same page: without a token,
- * this endpoint must not tell what exists.
+ * with its platform token. Every outcome is a 200 page (a failure is a result the page shows, not an error of this
+ * request), and an unknown environment, connector or state all answer the same one: without a token, this endpoint
+ * must not tell what exists.
  */
 export const redirectAuthorizationCode: Service<Input, HtmlPage> = async (ctx, input) => {
   const { environment: reference, connectorId, ...query } = input;
@@ -29,7 +30,6 @@ export const redirectAuthorizationCode: Service<Input, HtmlPage> = async (ctx, i
   switch (outcome.kind) {
     case 'code':
       return redirectPage({
-        status: 200,
         title: 'Sign-in received',
         text: 'Return to the application: it finishes connecting your account. You can close this window.',
         message: { type: MESSAGE_TYPE, state: outcome.state, code: outcome.code },
@@ -37,7 +37,6 @@ export const redirectAuthorizationCode: Service<Input, HtmlPage> = async (ctx, i
       });
     case 'refused':
       return redirectPage({
-        status: 400,
         title: 'Sign-in failed',
         text: `The sign-in service did not grant access (${outcome.error}). Close this window and start the sign-in again.`,
         message: { type: MESSAGE_TYPE, state: outcome.state, error: outcome.error },
@@ -45,7 +44,6 @@ export const redirectAuthorizationCode: Service<Input, HtmlPage> = async (ctx, i
       });
     case 'invalid':
       return redirectPage({
-        status: 400,
         title: 'Sign-in link not valid',
         text: 'This sign-in link is unknown, was already used or has expired. Close this window and start the sign-in again.',
         message: { type: MESSAGE_TYPE, error: 'invalid_state' },
