@@ -90,7 +90,9 @@ Deno.test('authorization data parses strictly and secrets split, join and mask (
   same(data.jwtTokenParamName, 'assertion', 'default filled in');
   const { publicData, secretData } = splitSecrets('oAuth2JwtBearer', data);
   same(Object.keys(secretData), ['jwtPayload', 'signatureConfig.privateKey'], 'sealed parts keyed by path');
-  same(joinSecrets('oAuth2JwtBearer', publicData, secretData), data, 'round trip');
+  const joined = joinSecrets('oAuth2JwtBearer', publicData, secretData);
+  same({ ...data, ...joined }, data, 'round trip');
+  same(Object.keys(joined).sort(), Object.keys(data).sort(), 'round trip keys');
   same(maskSecrets('oAuth2JwtBearer', data).signatureConfig.privateKey, SECRET_MASK, 'masked');
 
   const error = thrown(() => parseAuthData('staticKey', { key: 'X-A', extra: true }));
