@@ -134,24 +134,14 @@ export const createAuthorizationCodeFlow = (deps: AuthorizationCodeDeps): Author
         redirectUri,
         expiresAt: new Date(now + loginLifetimeMs),
       });
-      let url: URL;
-      try {
-        url = buildAuthorizationUrl(configurationOf(auth), {
-          response_type: 'code',
-          redirect_uri: redirectUri,
-          state,
-          code_challenge: await calculatePKCECodeChallenge(codeVerifier),
-          code_challenge_method: 'S256',
-          ...(auth.data.scope ? { scope: auth.data.scope } : {}),
-        });
-      } catch {
-        throw new ValidationError(
-          'The authorization endpoint of this connector cannot be used; set it again.',
-          {
-            'authorizationServerMetadata.authorization_endpoint': ['not usable'],
-          },
-        );
-      }
+      const url = buildAuthorizationUrl(configurationOf(auth), {
+        response_type: 'code',
+        redirect_uri: redirectUri,
+        state,
+        code_challenge: await calculatePKCECodeChallenge(codeVerifier),
+        code_challenge_method: 'S256',
+        ...(auth.data.scope ? { scope: auth.data.scope } : {}),
+      });
       return { authorizationUrl: url.href };
     },
 

@@ -84,7 +84,8 @@ export const buildConfiguration = (auth: OAuthConfig, context: ConfigurationCont
   });
   config.timeout = Math.ceil(context.timeoutMs / 1000) + 1;
   // Plain http is only ever acceptable where private networks are (tests, local development).
-  if (context.guard.allowPrivateNetworks && new URL(tokenEndpoint).protocol === 'http:')
+  const endpoints = [tokenEndpoint, server.authorization_endpoint ?? tokenEndpoint];
+  if (context.guard.allowPrivateNetworks && endpoints.some((url) => new URL(url).protocol === 'http:'))
     allowInsecureRequests(config);
   return config;
 };
