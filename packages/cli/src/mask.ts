@@ -7,8 +7,8 @@ const secretLookingName = /secret|password|passwd|token|key|assertion|credential
 
 /**
  * A copy of `data` with every secret field of `type` masked (core's `secretPaths`), for `--dry-run` and
- * `--verbose`. The CLI also masks JWT bearer body parameters whose names look like credentials: the server
- * stores them in clear, but a terminal (and its scrollback) is a worse place for them.
+ * `--verbose`. The CLI also masks JWT bearer body parameters whose names look like credentials: the server seals
+ * them at rest, and a terminal (and its scrollback) must not show them either.
  */
 export const maskSecrets = (type: AuthType, data: Record<string, unknown>): Record<string, unknown> => {
   const masked = maskSecretFields(type, data);
