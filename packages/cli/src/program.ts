@@ -5,8 +5,10 @@ import { registerDelete } from './commands/delete.ts';
 import { registerDeleteAuth } from './commands/delete-auth.ts';
 import { registerList } from './commands/list.ts';
 import { registerLogin } from './commands/login.ts';
+import { registerNew } from './commands/new.ts';
 import { registerPublish } from './commands/publish.ts';
 import { registerSetAuth } from './commands/set-auth.ts';
+import { registerUpdate } from './commands/update.ts';
 import type { Context, GlobalOptions } from './context.ts';
 import type { CliEnv } from './env.ts';
 import { CliError } from './errors.ts';
@@ -87,6 +89,8 @@ Run connector-cli <command> --help for a command's options and examples.`,
     registerSetAuth,
     registerDeleteAuth,
     registerPublish,
+    registerUpdate,
+    registerNew,
     registerList,
     registerDelete,
     registerLogin,
