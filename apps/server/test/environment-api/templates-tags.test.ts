@@ -132,6 +132,9 @@ describe.each(await testBackends())('templates and tags on $name', (backend) => 
       await call('PUT', `${prod}/templates/${large.body.id}`, { ...owner, body: { content: `${big}y` } }),
       ['content'],
     );
+    // Nesting deeper than 512 levels is refused by name, however deep (no stack overflow, no 500).
+    const deep = `{"name":"Deep","content":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+    expectFields(await call('POST', `${prod}/templates`, { ...owner, raw: deep }), ['content']);
   });
 
   it('answers 400 naming each bad field of template bodies', async () => {

@@ -29,9 +29,31 @@ export const TemplatePage = z
 /** Largest template document: its JSON text, in UTF-8 bytes. */
 export const TEMPLATE_CONTENT_MAX_BYTES = 5 * 1024 * 1024;
 
-/** The template document: any JSON value (typically the template's object), at most 5 MiB as JSON text. */
+/** Deepest nesting of a template document: deeper JSON would exhaust the stack of whatever walks it. */
+export const TEMPLATE_CONTENT_MAX_DEPTH = 512;
+
+/** Whether `value` nests arrays and objects at most `limit` deep; iterative, so any depth is safe to check. */
+const nestsAtMost = (value: unknown, limit: number): boolean => {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= limit) return false;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return true;
+};
+
+/**
+ * The template document: any JSON value (it arrives parsed from JSON), at most 5 MiB as JSON text and at most 512
+ * levels deep.
+ */
 export const TemplateContent = z
-  .json()
+  .unknown()
+  .refine((value) => nestsAtMost(value, TEMPLATE_CONTENT_MAX_DEPTH), {
+    message: `at most ${TEMPLATE_CONTENT_MAX_DEPTH} levels of nesting`,
+    abort: true,
+  })
   .refine((value) => new TextEncoder().encode(JSON.stringify(value)).length <= TEMPLATE_CONTENT_MAX_BYTES, {
     message: 'at most 5 MiB of JSON',
   })
