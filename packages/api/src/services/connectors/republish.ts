@@ -8,8 +8,9 @@ import { type RepublishConnectorInput, toConnector, toDefinition } from './schem
 /**
  * `PUT .../connectors/{connectorId}`: publishes a new version over the old one; the authorizations stay, and so do
  * `enabled`, `default` and `supportedAuth` unless the body gives them. The Connector's read-only fields (the
- * platform's CLI sends the GET reply back) are ignored. A version that drops a type an authorization uses is refused (409) rather than leaving a
- * configuration the connector no longer supports: delete that authorization first.
+ * platform's CLI sends the GET reply back) are ignored. A version that drops a type an authorization uses is
+ * refused (409) rather than leaving a configuration the connector no longer supports: delete that authorization
+ * first.
  */
 export const republishConnector: Service<RepublishConnectorInput, Connector> = async (ctx, input) => {
   const { environment } = await writeEnvironment(ctx, input.environment);

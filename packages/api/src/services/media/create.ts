@@ -17,7 +17,7 @@ const createMediaOf =
       id,
       environmentId: environment.id,
       external: kind.external,
-      // An external asset registered here is known by its uuid, like the ones its first PUT records.
+      // An external asset registered here has no id from its source: its uuid serves as that id.
       externalId: kind.external ? id : null,
       name: input.body.name,
       createdAt: ctx.now,
