@@ -235,5 +235,6 @@ describe.each(await testBackends())("connector-cli with the platform CLI's spell
     const printed = outputs.map((result) => `${result.stdout}\n${result.stderr}`).join('\n');
     for (const secret of [SECRETS.clientSecret, SECRETS.password, token])
       expect(printed).not.toContain(secret);
-  });
+    // A dozen CLI processes one after the other: seconds each on a loaded machine.
+  }, 180_000);
 });
