@@ -2,14 +2,17 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { type AuthType, authDataSchemas, formatPath } from '@platform/core';
 import { parse as parseYaml } from 'yaml';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { type AuthDefaults, prefill } from './auth-prefill.ts';
 import { UsageError } from './errors.ts';
+
+/** The name a configuration may be given (`--name`, or `name` in the data file). */
+export const configurationName = z.string().trim().min(1).max(200);
 
 const isYaml = (path: string): boolean => ['.yaml', '.yml'].includes(extname(path).toLowerCase());
 
 /** The fields a type's data takes, for messages that say what is allowed. */
-const fieldsOf = (type: AuthType): string[] => Object.keys(authDataSchemas[type].shape);
+const fieldsOf = (type: AuthType): string[] => [...Object.keys(authDataSchemas[type].shape), 'name'];
 
 /** One readable sentence for the first problem: unknown fields are named, a missing field says "is required". */
 const describeIssue = (issue: z.core.$ZodIssue, type: AuthType): string => {
@@ -74,7 +77,8 @@ export const readAuthDataFile = async (
     );
   }
   const merged = prefill(defaults, data as Record<string, unknown>, path);
-  const result = authDataSchemas[type].safeParse(merged);
+  // The platform's own CLI lets a data file carry the configuration's `name`; it goes into the request body.
+  const result = authDataSchemas[type].extend({ name: configurationName.optional() }).safeParse(merged);
   if (!result.success) {
     // A misspelt field shows up twice, as unknown and as missing: naming the unknown one points at the typo.
     const issues = result.error.issues;

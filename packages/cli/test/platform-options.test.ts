@@ -286,11 +286,13 @@ describe('set-auth pre-filled from config.authenticationConfig', () => {
     const files = tempDir('connector-prefill-');
     const ropc = join(files, 'ropc.json');
     const { bodyFormat: _format, ...ropcData } = authData.oAuth2ResourceOwnerPassword;
-    writeFileSync(ropc, JSON.stringify(ropcData));
+    // The platform's data files may carry the configuration's name.
+    writeFileSync(ropc, JSON.stringify({ ...ropcData, name: 'Integration user' }));
     const jwt = join(files, 'jwt.json');
     writeFileSync(
       jwt,
       JSON.stringify({
+        name: 'named in the file',
         signatureConfig: { algorithm: 'RS256', privateKey },
         jwtPayload: { sub: 'integration', tenant: 7 },
       }),
@@ -300,14 +302,18 @@ describe('set-auth pre-filled from config.authenticationConfig', () => {
     expect(password.code, password.stderr).toBe(0);
     expect(server.requests.at(-1)!.json).toEqual({
       usage: 'server',
+      name: 'Integration user',
       ...ropcData,
       bodyFormat: 'applicationJson',
       authorizationServerMetadata: { token_endpoint_auth_methods_supported: ['client_secret_post'] },
     });
-    const bearer = await runCli(setAuth(dir, 'oAuth2JwtBearer', jwt, ['--json', '--verbose']));
+    const bearer = await runCli(
+      setAuth(dir, 'oAuth2JwtBearer', jwt, ['--json', '--verbose', '--name', 'Bearer']),
+    );
     expect(bearer.code, bearer.stderr).toBe(0);
     expect(server.requests.at(-1)!.json).toEqual({
       usage: 'server',
+      name: 'Bearer',
       tokenEndpoint: 'https://login.example.com/oauth/token',
       jwtTokenParamName: 'assertion',
       signatureConfig: { algorithm: 'RS256', privateKey },

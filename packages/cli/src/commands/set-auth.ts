@@ -57,12 +57,15 @@ export const setAuth = async (ctx: Context, project: string | undefined, options
   }
   for (const secret of secretValues(type, data)) ctx.out.addSecret(secret);
 
-  const named = options.name === undefined ? {} : { name: options.name };
+  // `--name` wins over a `name` the data file carries.
+  const { name: fileName, ...fields } = data;
+  const name = options.name ?? fileName;
+  const named = name === undefined ? {} : { name };
   const result = await callApi(ctx, {
     method: 'PUT',
     url: `${target.environmentApi}/connectors/${encodeURIComponent(connectorId!)}/auth/${kindOfType[type]}`,
-    body: { usage, ...named, ...data },
-    shownBody: { usage, ...named, ...maskSecrets(type, data) },
+    body: { usage, ...named, ...fields },
+    shownBody: { usage, ...named, ...maskSecrets(type, fields) },
   });
   if (!result.sent) return;
   ctx.out.result(
