@@ -53,7 +53,7 @@ export const createProgram = (deps: Deps, out: Output): Command => {
   const program = new Command('connector-cli');
   program
     .description('Publish connectors to the platform and configure how they authorize their requests.')
-    .version(version(), '--version', 'print the version')
+    .version(version(), '-v, --version', 'print the version')
     .option('--verbose', 'print request lines, HTTP status and full error bodies (never secrets)')
     .option('--dry-run', 'print the request that would be sent, secrets masked; send nothing')
     .option('--json', 'machine-readable output: one JSON document on stdout, errors as JSON on stderr')

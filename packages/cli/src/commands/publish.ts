@@ -113,7 +113,7 @@ export const registerPublish = (program: Command, run: RunAction) => {
   addTargetOptions(command);
   command
     .option('-n, --name <name>', 'connector name (default: config.connectorName, config.name, then name)')
-    .option('--runtimeOption <Key=Value...>', 'runtime option, repeatable (-ro)')
+    .option('--runtimeOption <Key=Value...>', 'runtime option Key=Value, repeatable')
     .option(
       '--proxyOption.allowedDomains <host...>',
       'allowed domain, repeatable (default: config.allowedDomains)',
