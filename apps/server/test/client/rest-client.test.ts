@@ -9,7 +9,8 @@ const rejection = async (promise: Promise<unknown>): Promise<PlatformApiError> =
     () => undefined,
     (e: unknown) => e,
   );
-  if (!(error instanceof PlatformApiError)) throw new Error(`expected a PlatformApiError, got ${String(error)}`);
+  if (!(error instanceof PlatformApiError))
+    throw new Error(`expected a PlatformApiError, got ${String(error)}`);
   return error;
 };
 
