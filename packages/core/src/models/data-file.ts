@@ -24,97 +24,109 @@ const count = () => int64().min(0);
 /** A calendar date as `yyyy-MM-dd` (a real one: `2025-02-30` is refused). */
 const day = () => z.iso.date({ error: 'must be a calendar date as yyyy-MM-dd' });
 
-export const DataFileUser = z.strictObject({
-  id: UserId,
-  email: nonEmpty(),
-  firstName: z.string().nullable().default(null),
-  lastName: z.string().nullable().default(null),
-  avatar: z.string().nullable().default(null),
-  lastSeen: int64().nullable().default(null),
-  status: UserStatus.default('Active'),
-});
+export const DataFileUser = z
+  .strictObject({
+    id: UserId,
+    email: nonEmpty(),
+    firstName: z.string().nullable().default(null),
+    lastName: z.string().nullable().default(null),
+    avatar: z.string().nullable().default(null),
+    lastSeen: int64().nullable().default(null),
+    status: UserStatus.default('Active'),
+  })
+  .meta({ id: 'DataFileUser' });
 export type DataFileUser = z.infer<typeof DataFileUser>;
 
-export const DataFileStorage = z.strictObject({
-  assets: count().default(0),
-  documents: count().default(0),
-  fonts: count().default(0),
-  cache: count().default(0),
-  backup: count().default(0),
-  other: count().default(0),
-});
+export const DataFileStorage = z
+  .strictObject({
+    assets: count().default(0),
+    documents: count().default(0),
+    fonts: count().default(0),
+    cache: count().default(0),
+    backup: count().default(0),
+    other: count().default(0),
+  })
+  .meta({ id: 'DataFileStorage' });
 
-export const DataFileEnvironment = z.strictObject({
-  id: int32(),
-  guid: uuid(),
-  name: nonEmpty(),
-  technicalName: z
-    .string()
-    .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/, 'a host label: letters, digits and hyphens')
-    .nullable()
-    .default(null),
-  defaultName: z.string().nullable().default(null),
-  type: EnvironmentType,
-  region: z.string().nullable().default(null),
-  tenantName: z.string().nullable().default(null),
-  backOfficeUri: uri().nullable().default(null),
-  disableCpoToPlatformRedirect: z.boolean().default(false),
-  storage: DataFileStorage.default({ assets: 0, documents: 0, fonts: 0, cache: 0, backup: 0, other: 0 }),
-});
+export const DataFileEnvironment = z
+  .strictObject({
+    id: int32(),
+    guid: uuid(),
+    name: nonEmpty(),
+    technicalName: z
+      .string()
+      .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/, 'a host label: letters, digits and hyphens')
+      .nullable()
+      .default(null),
+    defaultName: z.string().nullable().default(null),
+    type: EnvironmentType,
+    region: z.string().nullable().default(null),
+    tenantName: z.string().nullable().default(null),
+    backOfficeUri: uri().nullable().default(null),
+    disableCpoToPlatformRedirect: z.boolean().default(false),
+    storage: DataFileStorage.default({ assets: 0, documents: 0, fonts: 0, cache: 0, backup: 0, other: 0 }),
+  })
+  .meta({ id: 'DataFileEnvironment' });
 export type DataFileEnvironment = z.infer<typeof DataFileEnvironment>;
 
-export const DataFileLicense = z.strictObject({
-  id: nonEmpty(),
-  coresTotal: int32().nullable().default(null),
-  coresUsed: int32().default(0),
-  url: uri().nullable().default(null),
-  licenseType: LicenseType.nullable().default(null),
-});
+export const DataFileLicense = z
+  .strictObject({
+    id: nonEmpty(),
+    coresTotal: int32().nullable().default(null),
+    coresUsed: int32().default(0),
+    url: uri().nullable().default(null),
+    licenseType: LicenseType.nullable().default(null),
+  })
+  .meta({ id: 'DataFileLicense' });
 
-export const DataFileMember = z.strictObject({
-  userId: UserId,
-  subscriptionRoles: z.array(SubscriptionRole).default([]),
-  environmentRoles: z.record(uuid(), z.array(EnvironmentRole)).default({}),
-  membershipType: SubscriptionMembershipType.default('Invitation'),
-});
+export const DataFileMember = z
+  .strictObject({
+    userId: UserId,
+    subscriptionRoles: z.array(SubscriptionRole).default([]),
+    environmentRoles: z.record(uuid(), z.array(EnvironmentRole)).default({}),
+    membershipType: SubscriptionMembershipType.default('Invitation'),
+  })
+  .meta({ id: 'DataFileMember' });
 export type DataFileMember = z.infer<typeof DataFileMember>;
 
-export const DataFileSubscription = z.strictObject({
-  id: int32(),
-  guid: uuid(),
-  name: nonEmpty(),
-  displayName: nonEmpty().optional(),
-  clientId: uuid(),
-  clientName: z.string().nullable().default(null),
-  status: SubscriptionStatus.default('Active'),
-  subscriptionType: SubscriptionType,
-  isPlatformPricebook: z.boolean().default(false),
-  pricebookVersion: nonEmpty(),
-  isWhitelabeled: z.boolean().default(false),
-  subscriptionTier: nonEmpty(),
-  maxTemplates: int32().default(0),
-  maxRenders: int64().nullable().default(null),
-  maxStorage: int64().nullable().default(null),
-  averageRendersPeriodDays: int32().min(1).max(3660).default(30),
-  startDate: day().nullable().default(null),
-  endDate: day().nullable().default(null),
-  billingClientContact: z.string().nullable().default(null),
-  templateDesignerSeatsTotal: int32().nullable().default(null),
-  overdueInvoices: z.boolean().default(false),
-  isPublisherEnabled: z.boolean().default(false),
-  isStudioEnabled: z.boolean().default(false),
-  isExperienceEnabled: z.boolean().nullable().default(null),
-  maxSpaces: int32().nullable().default(null),
-  experienceExtensions: z
-    .strictObject({ isPartnerEnabled: z.boolean().nullable().default(null) })
-    .default({ isPartnerEnabled: null }),
-  sandboxEnvironmentsTotal: int64().nullable().default(null),
-  productionEnvironmentsTotal: int64().nullable().default(null),
-  externalIdpDomains: z.array(z.string()).default([]),
-  licenses: z.array(DataFileLicense).nullable().default(null),
-  environments: z.array(DataFileEnvironment).default([]),
-  members: z.array(DataFileMember).default([]),
-});
+export const DataFileSubscription = z
+  .strictObject({
+    id: int32(),
+    guid: uuid(),
+    name: nonEmpty(),
+    displayName: nonEmpty().optional(),
+    clientId: uuid(),
+    clientName: z.string().nullable().default(null),
+    status: SubscriptionStatus.default('Active'),
+    subscriptionType: SubscriptionType,
+    isPlatformPricebook: z.boolean().default(false),
+    pricebookVersion: nonEmpty(),
+    isWhitelabeled: z.boolean().default(false),
+    subscriptionTier: nonEmpty(),
+    maxTemplates: int32().default(0),
+    maxRenders: int64().nullable().default(null),
+    maxStorage: int64().nullable().default(null),
+    averageRendersPeriodDays: int32().min(1).max(3660).default(30),
+    startDate: day().nullable().default(null),
+    endDate: day().nullable().default(null),
+    billingClientContact: z.string().nullable().default(null),
+    templateDesignerSeatsTotal: int32().nullable().default(null),
+    overdueInvoices: z.boolean().default(false),
+    isPublisherEnabled: z.boolean().default(false),
+    isStudioEnabled: z.boolean().default(false),
+    isExperienceEnabled: z.boolean().nullable().default(null),
+    maxSpaces: int32().nullable().default(null),
+    experienceExtensions: z
+      .strictObject({ isPartnerEnabled: z.boolean().nullable().default(null) })
+      .default({ isPartnerEnabled: null }),
+    sandboxEnvironmentsTotal: int64().nullable().default(null),
+    productionEnvironmentsTotal: int64().nullable().default(null),
+    externalIdpDomains: z.array(z.string()).default([]),
+    licenses: z.array(DataFileLicense).nullable().default(null),
+    environments: z.array(DataFileEnvironment).default([]),
+    members: z.array(DataFileMember).default([]),
+  })
+  .meta({ id: 'DataFileSubscription' });
 export type DataFileSubscription = z.infer<typeof DataFileSubscription>;
 
 /** One render event (docs/data-file.md); also the body element of `POST /api/v1/render-events`. */
@@ -135,11 +147,13 @@ export const RenderEventBatch = z
   .max(MAX_RENDER_EVENTS_PER_REQUEST)
   .meta({ id: 'RenderEventBatch' });
 
-export const DataFile = z.strictObject({
-  users: z.array(DataFileUser).default([]),
-  subscriptions: z.array(DataFileSubscription).default([]),
-  renderEvents: z.array(RenderEvent).default([]),
-});
+export const DataFile = z
+  .strictObject({
+    users: z.array(DataFileUser).default([]),
+    subscriptions: z.array(DataFileSubscription).default([]),
+    renderEvents: z.array(RenderEvent).default([]),
+  })
+  .meta({ id: 'DataFile' });
 export type DataFile = z.infer<typeof DataFile>;
 
 /** The object schema a path of the file leads to, through lists, records, defaults and nulls. */
