@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isServiceError } from '@platform/core';
+import { exportFile } from './commands/export.ts';
 import { importFile } from './commands/import.ts';
 import { migrate } from './commands/migrate.ts';
 import { start } from './commands/start.ts';
@@ -13,9 +14,10 @@ Commands:
   start                                     run the platform (what npm start runs)
   migrate                                   apply database migrations and exit
   import FILE                               upsert a data file (all or nothing; idempotent)
+  export [FILE]                             write what the database holds as a data file (stdout without FILE)
   token --sub ID [--roles a,b] [--ttl 1h]   mint a development token (not in production)
 
-Configuration comes from environment variables: see README.md.`;
+Configuration comes from environment variables: see docs/configuration.md.`;
 
 const run = async (argv: string[]): Promise<void> => {
   const { positionals, values } = parseArgs({
@@ -40,6 +42,8 @@ const run = async (argv: string[]): Promise<void> => {
       return migrate();
     case 'import':
       return importFile(rest[0]);
+    case 'export':
+      return exportFile(rest[0]);
     case 'token':
       return token(values);
     default:

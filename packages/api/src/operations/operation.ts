@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Tag } from '../openapi/tags.ts';
 import type { Service } from '../services/context.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -18,8 +19,11 @@ export type Operation<I = unknown, O = unknown> = {
   readonly method: HttpMethod;
   /** Exact REST path with `{param}` placeholders. */
   readonly path: string;
+  /** One line for the API reference's list. */
   readonly summary: string;
-  readonly tag: string;
+  /** What the operation does and the rules a caller meets (roles, order, limits); required on every row. */
+  readonly description: string;
+  readonly tag: Tag;
   readonly access: Access;
   readonly params?: AnyObject;
   /**
@@ -32,6 +36,11 @@ export type Operation<I = unknown, O = unknown> = {
   /** Largest JSON body accepted, in bytes; default 1 MiB (docs/errors.md: over it, 413). */
   readonly bodyLimit?: number;
   readonly bodyDescription?: string;
+  /**
+   * The body as the document states it, when the service parses the body itself to name every problem its own way
+   * (a data file's unknown keys with the key meant); `body` then accepts anything, typed as this schema's input.
+   */
+  readonly documentedBody?: z.ZodType;
   /** `text/html`: the service returns a page (the OAuth redirect a browser lands on); default JSON. */
   readonly produces?: 'text/html';
   /** Response body schema; absent for operations that answer without a body. */
