@@ -138,7 +138,7 @@ const createPrinter = (checker: ts.TypeChecker, program: ts.Program, named: Map<
       members.push(`[key: ${checker.typeToString(info.keyType)}]: ${print(info.type)};`);
     }
     stack.delete(type);
-    return `{ ${members.join(' ')} }`;
+    return members.length ? `{ ${members.join(' ')} }` : 'Record<string, never>';
   };
   const wrap = (printed: string) =>
     /[|&]/.test(printed) && !printed.startsWith('{') ? `(${printed})` : printed;

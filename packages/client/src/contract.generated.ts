@@ -205,6 +205,8 @@ export type ProblemDetails = {
   status?: null | number;
   detail?: null | string;
   instance?: null | string;
+  traceId?: string;
+  errors?: { [key: string]: string[] };
   [key: string]: unknown;
 };
 export type PublishConnectorBody = {
@@ -411,25 +413,21 @@ export type AppRouter = TRPCBuiltRouter<
   {
     media: {
       create: TRPCMutationProcedure<{
-        input: { environment: string } & { body: { name: string } };
+        input: { environment: string; body: { name: string } };
         output: { id: string; name: string };
         meta: object;
       }>;
       getSubjectType: TRPCQueryProcedure<{
-        input:
-          | ({ environment: string } & { mediaId: string } & { subjectTypeId: string })
-          | ({ environment: string } & { externalMediaId: string } & { subjectTypeId: string });
+        input: { environment: string; mediaId: string; subjectTypeId: string };
         output: { subjectTypeId: string; name: string; assigned: boolean; updatedAt: null | string };
         meta: object;
       }>;
       updateSubjectTypes: TRPCMutationProcedure<{
-        input:
-          | ({ environment: string } & { mediaId: string } & {
-              body: { subjectTypes: { id: string; assigned: boolean }[] };
-            })
-          | ({ environment: string } & { externalMediaId: string } & {
-              body: { subjectTypes: { id: string; assigned: boolean }[] };
-            });
+        input: {
+          environment: string;
+          mediaId: string;
+          body: { subjectTypes: { id: string; assigned: boolean }[] };
+        };
         output: {
           id: string;
           subjectTypes: {
@@ -444,13 +442,13 @@ export type AppRouter = TRPCBuiltRouter<
     };
     environments: {
       list: TRPCQueryProcedure<{
-        input: { subscriptionId?: string; environmentName?: string };
+        input: undefined | { subscriptionId?: string; environmentName?: string };
         output: BasicEnvironmentModel[];
         meta: object;
       }>;
       get: TRPCQueryProcedure<{ input: { environmentId: string }; output: EnvironmentModel; meta: object }>;
       renders: TRPCQueryProcedure<{
-        input: { environmentId: string; groupBy?: unknown; startDate?: unknown; endDate?: unknown };
+        input: { environmentId: string; groupBy: 'year' | 'month'; startDate?: string; endDate?: string };
         output: EnvironmentRenderModel[];
         meta: object;
       }>;
@@ -465,7 +463,7 @@ export type AppRouter = TRPCBuiltRouter<
     };
     subscriptions: {
       list: TRPCQueryProcedure<{
-        input: { [key: string]: never };
+        input: undefined | Record<string, never>;
         output: BasicSubscriptionModel[];
         meta: object;
       }>;
@@ -473,39 +471,55 @@ export type AppRouter = TRPCBuiltRouter<
       renders: TRPCQueryProcedure<{
         input: {
           subscriptionId: string;
-          groupBy?: unknown;
-          top?: unknown;
-          startDate?: unknown;
-          endDate?: unknown;
+          groupBy: 'year' | 'month';
+          startDate?: string;
+          endDate?: string;
+          top?: number;
         };
         output: SubscriptionRendersModel[];
         meta: object;
       }>;
     };
     renderEvents: {
-      ingest: TRPCMutationProcedure<{ input: { body: unknown }; output: { accepted: number }; meta: object }>;
+      ingest: TRPCMutationProcedure<{
+        input: {
+          body: {
+            environmentGuid: string;
+            kind: string;
+            at: string;
+            watermarked?: boolean;
+            count?: number;
+          }[];
+        };
+        output: { accepted: number };
+        meta: object;
+      }>;
     };
     tags: {
       list: TRPCQueryProcedure<{ input: { environment: string }; output: { data: TagRef[] }; meta: object }>;
       create: TRPCMutationProcedure<{
-        input: { environment: string } & { body: { name: string } };
+        input: { environment: string; body: { name: string } };
         output: TagRef;
         meta: object;
       }>;
       rename: TRPCMutationProcedure<{
-        input: { environment: string } & { tagId: string } & { body: { name: string } };
+        input: { environment: string; tagId: string; body: { name: string } };
         output: TagRef;
         meta: object;
       }>;
       delete: TRPCMutationProcedure<{
-        input: { environment: string } & { tagId: string };
+        input: { environment: string; tagId: string };
         output: undefined;
         meta: object;
       }>;
     };
     info: {
-      get: TRPCQueryProcedure<{ input: { [key: string]: never }; output: InfoResponse; meta: object }>;
-      ping: TRPCQueryProcedure<{ input: { [key: string]: never }; output: undefined; meta: object }>;
+      get: TRPCQueryProcedure<{
+        input: undefined | Record<string, never>;
+        output: InfoResponse;
+        meta: object;
+      }>;
+      ping: TRPCQueryProcedure<{ input: undefined | Record<string, never>; output: undefined; meta: object }>;
     };
     idpDomains: {
       get: TRPCQueryProcedure<{ input: { subscriptionId: string }; output: string[]; meta: object }>;
@@ -517,7 +531,92 @@ export type AppRouter = TRPCBuiltRouter<
     };
     imports: {
       create: TRPCMutationProcedure<{
-        input: { body: unknown };
+        input: {
+          body: {
+            users?: {
+              id: string;
+              email: string;
+              firstName?: null | string;
+              lastName?: null | string;
+              avatar?: null | string;
+              lastSeen?: null | number;
+              status?: 'Active' | 'Pending' | 'Disabled';
+            }[];
+            subscriptions?: {
+              id: number;
+              guid: string;
+              name: string;
+              clientId: string;
+              subscriptionType: SubscriptionType;
+              pricebookVersion: string;
+              subscriptionTier: string;
+              displayName?: string;
+              clientName?: null | string;
+              status?: 'Active' | 'Inactive';
+              isPlatformPricebook?: boolean;
+              isWhitelabeled?: boolean;
+              maxTemplates?: number;
+              maxRenders?: null | number;
+              maxStorage?: null | number;
+              averageRendersPeriodDays?: number;
+              startDate?: null | string;
+              endDate?: null | string;
+              billingClientContact?: null | string;
+              templateDesignerSeatsTotal?: null | number;
+              overdueInvoices?: boolean;
+              isPublisherEnabled?: boolean;
+              isStudioEnabled?: boolean;
+              isExperienceEnabled?: null | boolean;
+              maxSpaces?: null | number;
+              experienceExtensions?: { isPartnerEnabled?: null | boolean };
+              sandboxEnvironmentsTotal?: null | number;
+              productionEnvironmentsTotal?: null | number;
+              externalIdpDomains?: string[];
+              licenses?:
+                | null
+                | {
+                    id: string;
+                    coresTotal?: null | number;
+                    coresUsed?: number;
+                    url?: null | string;
+                    licenseType?: null | 'Sandbox' | 'Production' | 'Failover';
+                  }[];
+              environments?: {
+                id: number;
+                guid: string;
+                name: string;
+                type: EnvironmentType;
+                technicalName?: null | string;
+                defaultName?: null | string;
+                region?: null | string;
+                tenantName?: null | string;
+                backOfficeUri?: null | string;
+                disableCpoToPlatformRedirect?: boolean;
+                storage?: {
+                  assets?: number;
+                  documents?: number;
+                  fonts?: number;
+                  cache?: number;
+                  backup?: number;
+                  other?: number;
+                };
+              }[];
+              members?: {
+                userId: string;
+                subscriptionRoles?: SubscriptionRole[];
+                environmentRoles?: { [key: string]: EnvironmentRole[] };
+                membershipType?: 'Invitation' | 'Federated';
+              }[];
+            }[];
+            renderEvents?: {
+              environmentGuid: string;
+              kind: string;
+              at: string;
+              watermarked?: boolean;
+              count?: number;
+            }[];
+          };
+        };
         output: {
           users: number;
           subscriptions: number;
@@ -541,130 +640,157 @@ export type AppRouter = TRPCBuiltRouter<
         meta: object;
       }>;
       publish: TRPCMutationProcedure<{
-        input: { environment: string } & { body: PublishConnectorBody };
+        input: {
+          environment: string;
+          body: {
+            name: string;
+            version: string;
+            type: ConnectorType;
+            script: string;
+            allowedDomains: string[];
+            supportedAuth: AuthType[];
+            description?: null | string;
+            iconUrl?: null | string;
+            options?: { [key: string]: null | string | number | boolean };
+            apiVersion?: string;
+            proxyOptions?: { forwardedHeaders?: boolean };
+          };
+        };
         output: Connector;
         meta: object;
       }>;
       get: TRPCQueryProcedure<{
-        input: { environment: string } & { connectorId: string };
+        input: { environment: string; connectorId: string };
         output: Connector;
         meta: object;
       }>;
       republish: TRPCMutationProcedure<{
-        input: { environment: string } & { connectorId: string } & { body: PublishConnectorBody };
+        input: {
+          environment: string;
+          connectorId: string;
+          body: {
+            name: string;
+            version: string;
+            type: ConnectorType;
+            script: string;
+            allowedDomains: string[];
+            supportedAuth: AuthType[];
+            description?: null | string;
+            iconUrl?: null | string;
+            options?: { [key: string]: null | string | number | boolean };
+            apiVersion?: string;
+            proxyOptions?: { forwardedHeaders?: boolean };
+          };
+        };
         output: Connector;
         meta: object;
       }>;
       patch: TRPCMutationProcedure<{
-        input: { environment: string } & { connectorId: string } & { body: PatchConnectorBody };
+        input: {
+          environment: string;
+          connectorId: string;
+          body: { enabled?: boolean; default?: boolean; name?: string };
+        };
         output: Connector;
         meta: object;
       }>;
       delete: TRPCMutationProcedure<{
-        input: { environment: string } & { connectorId: string };
+        input: { environment: string; connectorId: string };
         output: undefined;
         meta: object;
       }>;
     };
     connectorAuth: {
       set: TRPCMutationProcedure<{
-        input: { environment: string } & { connectorId: string } & {
-          kind: AuthKind;
-          body: { [key: string]: unknown };
-        };
+        input: { environment: string; connectorId: string; kind: AuthKind; body: { [key: string]: unknown } };
         output: AuthConfigurationSet;
         meta: object;
       }>;
       list: TRPCQueryProcedure<{
-        input: { environment: string } & { connectorId: string };
+        input: { environment: string; connectorId: string };
         output: AuthConfigurationSummary[];
         meta: object;
       }>;
       delete: TRPCMutationProcedure<{
-        input: { environment: string } & { connectorId: string } & { authUsage: AuthUsage };
+        input: { environment: string; connectorId: string; authUsage: AuthUsage };
         output: undefined;
         meta: object;
       }>;
     };
     sharedHeaders: {
       set: TRPCMutationProcedure<{
-        input: { environment: string } & { connectorId: string } & { body: SharedHeadersBody };
+        input: { environment: string; connectorId: string; body: { headers: { [key: string]: string } } };
         output: SharedHeaderNames;
         meta: object;
       }>;
       get: TRPCQueryProcedure<{
-        input: { environment: string } & { connectorId: string };
+        input: { environment: string; connectorId: string };
         output: SharedHeaderNames;
         meta: object;
       }>;
     };
     templates: {
       list: TRPCQueryProcedure<{
-        input: { environment: string } & {
+        input: {
+          environment: string;
           search?: string;
           tagId?: string;
-          limit?: number;
+          limit?: string;
           nextPageToken?: string;
         };
         output: { data: Template[]; pageSize: number; links: { nextPage: null | string } };
         meta: object;
       }>;
       create: TRPCMutationProcedure<{
-        input: { environment: string } & { body: { name: string; content?: string } };
+        input: { environment: string; body: { name: string; content?: string } };
         output: Template;
         meta: object;
       }>;
       get: TRPCQueryProcedure<{
-        input: { environment: string } & { templateId: string };
+        input: { environment: string; templateId: string };
         output: Template;
         meta: object;
       }>;
       update: TRPCMutationProcedure<{
-        input: { environment: string } & { templateId: string } & {
-          body: { name?: string; content?: string };
-        };
+        input: { environment: string; templateId: string; body: { name?: string; content?: string } };
         output: Template;
         meta: object;
       }>;
       delete: TRPCMutationProcedure<{
-        input: { environment: string } & { templateId: string };
+        input: { environment: string; templateId: string };
         output: undefined;
         meta: object;
       }>;
       setTags: TRPCMutationProcedure<{
-        input: { environment: string } & { templateId: string } & { body: { tagIds: string[] } };
+        input: { environment: string; templateId: string; body: { tagIds: string[] } };
         output: Template;
         meta: object;
       }>;
     };
     vision: {
       get: TRPCQueryProcedure<{
-        input: { environment: string } & { expand?: 'allSubjectTypes' };
+        input: { environment: string; expand?: 'allSubjectTypes' };
         output: { subjectTypes: { id: string; name: string }[] };
         meta: object;
       }>;
     };
     externalMedia: {
       create: TRPCMutationProcedure<{
-        input: { environment: string } & { body: { name: string } };
+        input: { environment: string; body: { name: string } };
         output: { id: string; name: string };
         meta: object;
       }>;
       getSubjectType: TRPCQueryProcedure<{
-        input:
-          | ({ environment: string } & { mediaId: string } & { subjectTypeId: string })
-          | ({ environment: string } & { externalMediaId: string } & { subjectTypeId: string });
+        input: { environment: string; externalMediaId: string; subjectTypeId: string };
         output: { subjectTypeId: string; name: string; assigned: boolean; updatedAt: null | string };
         meta: object;
       }>;
       updateSubjectTypes: TRPCMutationProcedure<{
-        input:
-          | ({ environment: string } & { mediaId: string } & {
-              body: { subjectTypes: { id: string; assigned: boolean }[] };
-            })
-          | ({ environment: string } & { externalMediaId: string } & {
-              body: { subjectTypes: { id: string; assigned: boolean }[] };
-            });
+        input: {
+          environment: string;
+          externalMediaId: string;
+          body: { subjectTypes: { id: string; assigned: boolean }[] };
+        };
         output: {
           id: string;
           subjectTypes: {
@@ -684,7 +810,7 @@ export type AppRouter = TRPCBuiltRouter<
         meta: object;
       }>;
       redirect: TRPCQueryProcedure<{
-        input: { environment: string; connectorId: string } & { [key: string]: unknown };
+        input: { environment: string; connectorId: string; state?: string; code?: string };
         output: string;
         meta: object;
       }>;

@@ -59,7 +59,7 @@ const subscriptionId = ${JSON.stringify(SUB_A)};
 const trpc = createPlatformClient(baseUrl, () => ${JSON.stringify(token)});
 const rest = createRestClient({ baseUrl, token: ${JSON.stringify(token)} });
 
-const input: RouterInputs['subscriptions']['renders'] = { subscriptionId, groupBy: 'year' };
+const input: RouterInputs['subscriptions']['renders'] = { subscriptionId, groupBy: 'year', top: 1 };
 const subscription: SubscriptionModel = await rest.subscriptions.get({ subscriptionId });
 const viaRest: SubscriptionRendersModel[] = await rest.subscriptions.renders(input);
 const viaTrpc = await trpc.subscriptions.renders.query(input);
@@ -74,6 +74,14 @@ try {
 
 // Typed misuse does not compile: each line below is an error that @ts-expect-error requires. Never called.
 export const typedMisuse = async () => {
+  // @ts-expect-error groupBy is 'year' or 'month'
+  await trpc.subscriptions.renders.query({ subscriptionId, groupBy: 'week' });
+  // @ts-expect-error top is a number
+  await rest.subscriptions.renders({ subscriptionId, groupBy: 'year', top: '1' });
+  // @ts-expect-error groupBy is required
+  await rest.environments.renders({ environmentId: subscriptionId });
+  // @ts-expect-error a misspelt parameter is refused
+  await trpc.subscriptions.renders.query({ subscriptionId, groupBy: 'month', tpo: 1 });
   // @ts-expect-error subscriptionId is a string
   await rest.subscriptions.get({ subscriptionId: 42 });
   // @ts-expect-error the id is required
@@ -183,7 +191,7 @@ describe.each((await testBackends()).slice(0, 1))(
       expect(result).toEqual({
         subscription: expect.any(String),
         renders: await json(
-          await s.tp.call(`/api/v1/subscriptions/${SUB_A}/renders?groupBy=year`, { token }),
+          await s.tp.call(`/api/v1/subscriptions/${SUB_A}/renders?groupBy=year&top=1`, { token }),
         ),
         same: true,
         notFound: { status: 404, code: 'NOT_FOUND', traceId: expect.any(String) },
