@@ -30,7 +30,8 @@ export const bundle = async (packageDir, entry = 'src/main.ts') => {
     bundle: true,
     // Commands loaded with import() become chunks of their own, so a short command loads only what it runs.
     splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
+    // Beside main.js: code that reads files relative to its module (../package.json) finds them as in src/.
+    chunkNames: '[name]-[hash]',
     platform: 'node',
     format: 'esm',
     target: 'node20.19',
