@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { DEMO_OWNER_ID, exportDataFile } from '@platform/store';
 import { testBackends } from '@platform/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +47,33 @@ describe.each(await testBackends())('platform-server export on $name', (backend)
   afterAll(async () => {
     await source?.close();
     await target?.close();
+  });
+
+  it('refuses over HTTP a misspelt key and a bad date, naming their paths, and writes nothing', async () => {
+    const file = JSON.parse(
+      await readFile(new URL('../../../../examples/data.json', import.meta.url), 'utf8'),
+    );
+    const environment = file.subscriptions[0].environments[0];
+    environment.tecnicalName = environment.technicalName;
+    delete environment.technicalName;
+    file.subscriptions[0].startDate = '01/01/2025';
+    const response = await target.call('/api/v1/imports', {
+      method: 'POST',
+      token: await target.token('ops|export-test', OPERATOR),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(file),
+    });
+    expect(response.status).toBe(400);
+    const problem = (await response.json()) as { detail: string; errors: Record<string, string[]> };
+    expect(problem.errors).toEqual({
+      'subscriptions[0].startDate': ['must be a calendar date as yyyy-MM-dd'],
+      'subscriptions[0].environments[0].tecnicalName': ['unknown key; did you mean technicalName?'],
+    });
+    expect(problem.detail).toContain('Nothing was imported');
+    const subscriptions = await target.call('/api/v1/subscriptions', {
+      token: await target.token('ops|export-test', OPERATOR),
+    });
+    expect(await subscriptions.json()).toEqual([]);
   });
 
   it('writes the demo data as a file that imports into an empty database with the same answers', async () => {
