@@ -21,11 +21,16 @@ const npm = async (args: string[], cwd: string) => {
   return stdout;
 };
 
-/** `npm pack` of a workspace package (its prepack builds it): the tarball's path and the files it holds. */
-const pack = async (packageDir: string, destination: string) => {
-  const [packed] = JSON.parse(
-    await npm(['pack', '--json', '--pack-destination', destination], join(repo, packageDir)),
-  ) as { filename: string; files: { path: string }[] }[];
+/**
+ * `npm pack` of a workspace package; its prepack builds it, unless `built` says this suite's globalSetup already
+ * did (the CLI: rebuilding it here would swap its dist/ under the CLI tests running beside this one).
+ */
+const pack = async (packageDir: string, destination: string, built = false) => {
+  const args = ['pack', '--json', '--pack-destination', destination, ...(built ? ['--ignore-scripts'] : [])];
+  const [packed] = JSON.parse(await npm(args, join(repo, packageDir))) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
   return { tarball: join(destination, packed!.filename), files: packed!.files.map((f) => f.path) };
 };
 
@@ -188,7 +193,7 @@ describe.each((await testBackends()).slice(0, 1))(
     }, 240_000);
 
     it('installs the packed connector-cli in the same folder and runs --help', async () => {
-      const { tarball, files } = await timed('pack cli', () => pack('packages/cli', folder));
+      const { tarball, files } = await timed('pack cli', () => pack('packages/cli', folder, true));
       expect(files).toContain('dist/main.js');
       await timed('install cli', () =>
         npm(['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], folder),
