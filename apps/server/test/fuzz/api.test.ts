@@ -73,15 +73,20 @@ const RAW_SEGMENTS = [
 
 type Generated = RawRequest & { caller: string };
 
+const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
+
+/** The operation table's operations; the proxy's path item is fuzzed on its own, below, with its own headers. */
 const operationsOf = (document: Document): Operation[] =>
   Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({
-      method: method.toUpperCase(),
-      path,
-      parameters: op.parameters ?? [],
-      ...(op.requestBody ? { body: op.requestBody.content['application/json']?.schema ?? {} } : {}),
-      statuses: Object.keys(op.responses).map(Number),
-    })),
+    Object.entries(methods)
+      .filter(([method]) => HTTP_METHODS.has(method) && !path.endsWith('/proxy'))
+      .map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path,
+        parameters: op.parameters ?? [],
+        ...(op.requestBody ? { body: op.requestBody.content['application/json']?.schema ?? {} } : {}),
+        statuses: Object.keys(op.responses).map(Number),
+      })),
   );
 
 const requestArbitrary = (

@@ -17,6 +17,8 @@ export const authorizationCodeOperations = [
     method: 'POST',
     path: `${BASE}/login`,
     summary: "Start the caller's own OAuth 2.0 authorization-code login; open the returned URL in a browser",
+    description:
+      "Starts the caller's own OAuth 2.0 authorization-code login for the browser usage of the connector and answers the URL to open. The state and PKCE verifier are bound to the caller, single use, and expire after 10 minutes.",
     tag: 'Connector authorization',
     access: 'platform:read',
     params,
@@ -31,9 +33,12 @@ export const authorizationCodeOperations = [
     method: 'GET',
     path: `${BASE}/redirect`,
     summary:
-      "The identity provider's callback (no token): stores nothing and answers an HTML page that posts " +
-      '{type, state, code} (or {type, state?, error}) to the window that opened it, on the platform origin only; ' +
-      'always 200, and the same page for any unknown environment, connector or state',
+      "The identity provider's callback: an HTML page that hands the code to the window that opened it",
+    description:
+      "The identity provider's callback. Needs no token and stores nothing. It reads the code from the parameter the " +
+      'configuration names (`code` by default) and answers a small HTML page (always 200) that shows the result and ' +
+      'posts `{type, state, code}` (or `{type, state?, error}`) to `window.opener`, on the platform origin only. ' +
+      'The page is the same for an unknown environment, connector or state.',
     tag: 'Connector authorization',
     access: 'public',
     // Any connector id: a malformed one answers the same page as an unknown one.
@@ -53,10 +58,11 @@ export const authorizationCodeOperations = [
     id: 'authorizationCode.complete',
     method: 'POST',
     path: `${BASE}/complete`,
-    summary:
-      "Complete the caller's own login with the state and code the redirect page posted: the code is exchanged " +
-      'and the tokens stored only when the caller is the user who started the login (else 403; the state is ' +
-      'single use either way)',
+    summary: "Complete the caller's own login with the state and code the redirect page posted",
+    description:
+      "Exchanges the code (with the login's PKCE verifier) and stores the tokens, only when the caller is the " +
+      'platform user who started the login: anyone else gets 403 and nothing is stored. The state is single use ' +
+      'either way: the first completion that names it consumes it.',
     tag: 'Connector authorization',
     access: 'platform:read',
     params,
@@ -76,6 +82,8 @@ export const authorizationCodeOperations = [
     method: 'POST',
     path: `${BASE}/logout`,
     summary: "Drop the caller's own tokens of this connector",
+    description:
+      "Drops the caller's own tokens of this connector; every replica forgets them within 30 seconds.",
     tag: 'Connector authorization',
     access: 'platform:read',
     params,
