@@ -844,7 +844,12 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
       redirect: TRPCQueryProcedure<{
         input: { environment: string; connectorId: string; state?: string; code?: string };
-        output: string;
+        output: { headers: { [key: string]: string }; html: string };
+        meta: object;
+      }>;
+      complete: TRPCMutationProcedure<{
+        input: { environment: string; connectorId: string; body: { state: string; code: string } };
+        output: undefined;
         meta: object;
       }>;
       logout: TRPCMutationProcedure<{
@@ -1021,6 +1026,11 @@ export const restRoutes = {
   'authorizationCode.login': {
     method: 'POST',
     path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/auth/oauth-authorization-code/login',
+    query: [],
+  },
+  'authorizationCode.complete': {
+    method: 'POST',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/auth/oauth-authorization-code/complete',
     query: [],
   },
   'authorizationCode.logout': {
