@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -100,6 +100,8 @@ execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
 
 const work = await mkdtemp(join(tmpdir(), 'startup-bench-'));
 try {
+  // The machine may be shared: its load at the start of the run stands beside the figures.
+  const load = Math.round((loadavg()[0] ?? 0) * 100) / 100;
   const bareNode = await timeProcess(['-e', '0']);
   const pgliteDir = join(work, 'bare-pglite');
   await mkdir(pgliteDir);
@@ -129,6 +131,7 @@ try {
 
   const nodeAnchor = { label: 'node -e 0', value: bareNode };
   const figures: Figure[] = [
+    { label: `load average (1 min) at the start of this run, ${cpus().length} cores`, value: load, unit: '' },
     { label: 'node -e 0 (process start, median)', value: bareNode, unit: 'ms' },
     { label: 'bare PGlite open of an empty folder (initdb)', value: barePglite, unit: 'ms' },
     {
