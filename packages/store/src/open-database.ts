@@ -18,6 +18,8 @@ export type OpenDatabaseOptions = {
   dataDir: string;
   /** Connections in the PostgreSQL pool (default 10). */
   poolSize?: number;
+  /** A new embedded database starts as a copy of the migrated template when there is a current one (default). */
+  fromTemplate?: boolean;
 };
 
 const isPostgresUrl = (url: string | undefined): url is string =>
@@ -26,7 +28,7 @@ const isPostgresUrl = (url: string | undefined): url is string =>
 export const openDatabase = async (options: OpenDatabaseOptions): Promise<Database> =>
   isPostgresUrl(options.databaseUrl)
     ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
-    : openPglite(options.dataDir);
+    : openPglite(options.dataDir, options.fromTemplate ?? true);
 
 const openPostgres = async (url: string, max: number): Promise<Database> => {
   const pool = new pg.Pool({ connectionString: url, max });
@@ -62,10 +64,10 @@ const openPostgres = async (url: string, max: number): Promise<Database> => {
   };
 };
 
-const openPglite = async (dataDir: string): Promise<Database> => {
+const openPglite = async (dataDir: string, fromTemplate: boolean): Promise<Database> => {
   const dir = join(dataDir, 'pglite');
   await mkdir(dataDir, { recursive: true });
-  copyPgliteTemplate(dir);
+  if (fromTemplate) copyPgliteTemplate(dir);
   await mkdir(dir, { recursive: true });
   const client = new PGlite(dir);
   await client.waitReady;
