@@ -1,13 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import pg from 'pg';
 import { CHANGES_CHANNEL } from './change-channel.ts';
 import { createKeyMutex } from './key-mutex.ts';
 import { copyPgliteTemplate } from './pglite-template.ts';
-import { watchPostgresChanges } from './postgres-change-watch.ts';
 import * as schema from './schema/index.ts';
 import type { Database, Db } from './types.ts';
 
@@ -31,6 +28,12 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
     : openPglite(options.dataDir, options.fromTemplate ?? true);
 
 const openPostgres = async (url: string, max: number): Promise<Database> => {
+  // Loaded only here: an embedded start does not spend its time loading the PostgreSQL driver.
+  const [{ default: pg }, { drizzle: drizzleNodePg }, { watchPostgresChanges }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('./postgres-change-watch.ts'),
+  ]);
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client that loses its connection emits 'error' on the pool; unhandled, that would end the process.
   // The next query simply gets a fresh connection, so there is nothing to do here.
