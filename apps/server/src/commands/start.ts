@@ -17,6 +17,7 @@ export const start = async (): Promise<void> => {
 
   const lines = [
     '',
+    `  Console          ${platform.url}/console`,
     `  Platform API     ${platform.url}/api/v1/info`,
     `  API reference    ${platform.url}/docs`,
     `  OpenAPI          ${platform.url}/openapi.json`,
