@@ -1,4 +1,4 @@
-import { createPlatformClient } from '@platform/api';
+import { createPlatformClient } from '@platform/client';
 import { testBackends } from '@platform/store/testing';
 import { TRPCClientError } from '@trpc/client';
 import { describe, expect, it } from 'vitest';
