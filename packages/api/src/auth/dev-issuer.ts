@@ -83,6 +83,7 @@ export const createDevIssuer = async (options: {
       response_types_supported: ['code'],
       grant_types_supported: ['authorization_code'],
       code_challenge_methods_supported: ['S256'],
+      authorization_response_iss_parameter_supported: true,
       token_endpoint_auth_methods_supported: ['none'],
       scopes_supported: ['openid'],
       subject_types_supported: ['public'],
