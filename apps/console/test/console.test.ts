@@ -46,6 +46,19 @@ describe.runIf(chromiumAvailable)('the console', () => {
     await server?.stop();
   });
 
+  it('is served at /console: any page path gives the page, uncached; hashed assets are cached for a year', async () => {
+    const pageResponse = await fetch(`${server.url}/console/subscriptions/anything/renders`);
+    expect(pageResponse.status).toBe(200);
+    expect(pageResponse.headers.get('cache-control')).toBe('no-cache');
+    const html = await pageResponse.text();
+    expect(html).toContain('&quot;clientId&quot;:&quot;platform-console&quot;');
+    const asset = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    const assetResponse = await fetch(`${server.url}${asset}`);
+    expect(assetResponse.status).toBe(200);
+    expect(assetResponse.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await fetch(`${server.url}/console/assets/missing-0000.js`)).status).toBe(404);
+  });
+
   it('signs in as the demo owner through the development issuer, leaving no code in the URL', async () => {
     await signIn(page, server.url, (p) => p.getByRole('radio', { name: /\(demo\|owner\)/ }).check());
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('Subscriptions');
@@ -138,7 +151,9 @@ describe.runIf(chromiumAvailable)('the console', () => {
     const entry = page.locator(`.domain-list li[data-entry="${before.length}"] .field-error`);
     await expect.poll(() => entry.innerText()).toBe(expected);
     expect(await page.locator('.domain-list .field-error').count()).toBe(1);
-    expect(await server.get<string[]>(`/api/v1/subscriptions/${acme.guid}/external-idp-domains`)).toEqual(before);
+    expect(await server.get<string[]>(`/api/v1/subscriptions/${acme.guid}/external-idp-domains`)).toEqual(
+      before,
+    );
     await screenshot(page, '07-idp-domains');
     expect(await seriousViolations(page)).toEqual([]);
   });
@@ -158,7 +173,9 @@ describe.runIf(chromiumAvailable)('the console', () => {
     expect(await page.content()).not.toContain(secret);
 
     const [connector] = (
-      await server.get<{ data: { id: string; name: string }[] }>('/grafx/api/v1/environment/acme-prod/connectors')
+      await server.get<{ data: { id: string; name: string }[] }>(
+        '/grafx/api/v1/environment/acme-prod/connectors',
+      )
     ).data.filter((c) => c.name.startsWith('Demo media'));
     const auth = await server.get<{ usage: string; type: string }[]>(
       `/grafx/api/v1/environment/acme-prod/connectors/${connector?.id}/auth`,
@@ -181,9 +198,9 @@ describe.runIf(chromiumAvailable)('the console', () => {
 
     let member = '';
     await signIn(page, server.url, async (p) => {
-      const labels = await p.getByRole('radio').evaluateAll((radios) =>
-        radios.map((r) => (r as HTMLInputElement).labels?.[0]?.textContent ?? ''),
-      );
+      const labels = await p
+        .getByRole('radio')
+        .evaluateAll((radios) => radios.map((r) => (r as HTMLInputElement).labels?.[0]?.textContent ?? ''));
       const index = labels.findIndex((l) => /SubscriptionMember in Acme/.test(l) && !/Owner|Admin/.test(l));
       expect(index).toBeGreaterThanOrEqual(0);
       member = labels[index] ?? '';

@@ -11,7 +11,10 @@ export const useTemplateCount = (environments: readonly string[]) =>
       for (const environment of environments) {
         let nextPageToken: string | undefined;
         do {
-          const page = await api.templates.list.query({ environment, ...(nextPageToken ? { nextPageToken } : {}) });
+          const page = await api.templates.list.query({
+            environment,
+            ...(nextPageToken ? { nextPageToken } : {}),
+          });
           total += page.data.length;
           nextPageToken = page.links.nextPage
             ? (new URL(page.links.nextPage).searchParams.get('nextPageToken') ?? undefined)

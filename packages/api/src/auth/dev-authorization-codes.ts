@@ -60,7 +60,8 @@ export const createAuthorizationCodes = (now: () => number = Date.now) => {
         return 'client or redirect_uri mismatch';
       }
       if (!sameText(s256(request.codeVerifier), entry.codeChallenge)) return 'PKCE check failed';
-      return entry;
+      const { expiresAt: _expiresAt, ...granted } = entry;
+      return granted;
     },
   };
 };

@@ -62,6 +62,7 @@ const EnvironmentDetail = ({ subscriptionId, query }: { subscriptionId: string; 
             caption={`Renders by kind in ${name}`}
             groups={groups}
             series={series}
+            watermarked={false}
           />
         </>
       )}
