@@ -6,8 +6,4 @@ export default defineConfig({
   base: '/console/',
   plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, target: 'es2022' },
-  server: {
-    // `npm run dev -w @platform/console` next to a running server (npm start): API calls go to it.
-    proxy: { '/trpc': 'http://127.0.0.1:8080' },
-  },
 });

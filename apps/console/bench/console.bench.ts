@@ -4,7 +4,7 @@
  * Chromium (CHROME_PATH, default /usr/bin/chromium), against a started server with demo data, signed in as the demo
  * owner. Writes bench/results/console.json at the repository root.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import lighthouse from 'lighthouse';
@@ -14,6 +14,17 @@ import { startServer } from '../test/support/server.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+if (
+  !(await access(chromePath).then(
+    () => true,
+    () => false,
+  ))
+) {
+  console.info(
+    `[console bench] skipped: no Chromium at ${chromePath} (apt-get install chromium, or set CHROME_PATH)`,
+  );
+  process.exit(0);
+}
 
 await build({ root, logLevel: 'warn' });
 
