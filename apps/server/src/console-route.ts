@@ -60,7 +60,6 @@ export const loadConsole = async (settings: ConsoleSettings): Promise<(app: Expr
       },
       express.static(join(dist, 'assets'), {
         index: false,
-        fallthrough: false,
         // File names carry a content hash: a new build has new names.
         immutable: true,
         maxAge: '365d',
