@@ -66,6 +66,10 @@ describe.runIf(chromiumAvailable)('the console', () => {
     const history = await page.evaluate(() => window.history.length);
     expect(history).toBeGreaterThan(0);
     await expect.poll(() => page.getByRole('link', { name: 'Acme' }).count()).toBe(1);
+    // Keyboard: after a navigation the focus is on the page's heading, and Tab goes on into its content.
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Acme');
     await screenshot(page, '01-subscriptions');
     expect(await seriousViolations(page)).toEqual([]);
   });
@@ -97,6 +101,29 @@ describe.runIf(chromiumAvailable)('the console', () => {
     expect(await table.locator('tbody tr').count()).toBe(12);
     await screenshot(page, '03-renders-year');
     expect(await seriousViolations(page)).toEqual([]);
+
+    // top 2: the rest is merged into Others, and the totals still cover every render.
+    await page.getByLabel('Environments listed').selectOption('2');
+    await expect.poll(() => chart.locator('.legend li').allInnerTexts()).toContain('Others');
+    const top2 = await server.get<RenderGroup[]>(
+      `/api/v1/subscriptions/${acme.guid}/renders?groupBy=year&top=2`,
+    );
+    expect(await numbers(page, 'table.render-table >> nth=0 >> tbody [data-total="renders"]')).toEqual(
+      top2.map((g) => g.totalRenders),
+    );
+
+    // A date range: the groups the API gives for it.
+    const endDate = api[2]?.date.slice(0, 10) ?? '';
+    const startDate = api[0]?.date.slice(0, 10) ?? '';
+    await page.getByLabel('From', { exact: true }).fill(startDate);
+    await page.getByLabel('To', { exact: true }).fill(endDate);
+    await page.getByRole('button', { name: 'Apply range' }).click();
+    const ranged = await server.get<RenderGroup[]>(
+      `/api/v1/subscriptions/${acme.guid}/renders?groupBy=year&top=2&startDate=${startDate}&endDate=${endDate}`,
+    );
+    await expect.poll(() => chart.locator('.chart-group').count()).toBe(ranged.length);
+    await page.getByRole('button', { name: 'Default range' }).click();
+    await page.getByLabel('Environments listed').selectOption('5');
 
     await page.getByRole('radio', { name: 'Day (a month)' }).check();
     await expect.poll(() => chart.locator('.chart-group').count()).toBe(30);
