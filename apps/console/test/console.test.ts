@@ -60,7 +60,9 @@ describe.runIf(chromiumAvailable)('the console', () => {
   });
 
   it('signs in as the demo owner through the development issuer, leaving no code in the URL', async () => {
-    await signIn(page, server.url, (p) => p.getByRole('radio', { name: /\(demo\|owner\)/ }).check());
+    const shots = { violations: [] as string[] };
+    await signIn(page, server.url, (p) => p.getByRole('radio', { name: /\(demo\|owner\)/ }).check(), shots);
+    expect(shots.violations).toEqual([]);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('Subscriptions');
     expect(page.url()).not.toMatch(/[?&](code|state)=/);
     const history = await page.evaluate(() => window.history.length);

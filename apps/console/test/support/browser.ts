@@ -27,12 +27,29 @@ export const seriousViolations = async (page: Page): Promise<string[]> => {
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 };
 
-/** Signs in through the development issuer's page as the user whose entry `pick` finds. */
-export const signIn = async (page: Page, url: string, pickUser: (page: Page) => Promise<void>) => {
+/**
+ * Signs in through the development issuer's page as the user `pickUser` picks; with `shots`, keeps screenshots of
+ * the console's sign-in page and the issuer's page, axe-checked like every page.
+ */
+export const signIn = async (
+  page: Page,
+  url: string,
+  pickUser: (page: Page) => Promise<void>,
+  shots?: { violations: string[] },
+) => {
   await page.goto(`${url}/console/`);
+  await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  if (shots) {
+    await screenshot(page, '00-sign-in');
+    shots.violations.push(...(await seriousViolations(page)));
+  }
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/oauth\/authorize/);
   await pickUser(page);
+  if (shots) {
+    await screenshot(page, '00-development-issuer');
+    shots.violations.push(...(await seriousViolations(page)));
+  }
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((u) => u.pathname.startsWith('/console') && !u.pathname.endsWith('/callback'));
 };

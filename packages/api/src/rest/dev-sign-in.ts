@@ -175,7 +175,12 @@ export const mountDevSignIn = (
       res.redirect(303, read.redirect);
       return;
     }
-    const users = await listUsersWithRoles(options.deps.database.db);
+    // Subscription owners first (the first is preselected: the demo owner with demo data), then by id.
+    const owns = (user: UserWithRoles) =>
+      user.subscriptionRoles.some((m) => m.roles.includes('SubscriptionOwner'));
+    const users = (await listUsersWithRoles(options.deps.database.db)).sort(
+      (a, b) => Number(owns(b)) - Number(owns(a)),
+    );
     res.type('text/html').send(signInPage(read.ok, users));
   });
 
