@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
-import { build } from 'vite';
+import globalSetup from '../test/support/global-setup.ts';
 import { startServer } from '../test/support/server.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -26,7 +26,7 @@ if (
   process.exit(0);
 }
 
-await build({ root, logLevel: 'warn' });
+await globalSetup();
 
 // The scripts and module preloads of index.html are what the browser fetches before anything renders.
 const html = await readFile(`${root}dist/index.html`, 'utf8');

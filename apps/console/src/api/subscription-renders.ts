@@ -17,7 +17,7 @@ export const useSubscriptionRenders = (subscriptionId: string, query: RenderQuer
       api.subscriptions.renders.query({
         subscriptionId,
         groupBy: query.groupBy,
-        top: String(query.top),
+        top: query.top,
         ...(query.startDate && query.endDate ? { startDate: query.startDate, endDate: query.endDate } : {}),
       }),
     placeholderData: keepPreviousData,
