@@ -218,6 +218,25 @@ describe.runIf(chromiumAvailable)('the console', () => {
     expect(await page.content()).not.toContain(secret);
     await screenshot(page, '08-connectors');
     expect(await seriousViolations(page)).toEqual([]);
+
+    // Disable and enable again: the API says so each time.
+    const enabledOf = async () =>
+      (
+        await server.get<{ data: { id: string; enabled: boolean }[] }>(
+          '/grafx/api/v1/environment/acme-prod/connectors',
+        )
+      ).data.find((c) => c.id === connector?.id)?.enabled;
+    await card.getByRole('button', { name: /^Disable/ }).click();
+    await expect.poll(() => card.locator('.badge').first().innerText()).toBe('disabled');
+    expect(await enabledOf()).toBe(false);
+    await card.getByRole('button', { name: /^Enable/ }).click();
+    await expect.poll(() => card.locator('.badge').first().innerText()).toBe('enabled');
+    expect(await enabledOf()).toBe(true);
+  });
+
+  it('says a subscription that does not exist is gone', async () => {
+    await page.goto(`${server.url}/console/subscriptions/00000000-0000-4000-8000-000000000000`);
+    await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/^This subscription is gone/);
   });
 
   it('signs out, and a member without admin roles sees no Users page', async () => {
