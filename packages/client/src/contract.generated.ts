@@ -195,7 +195,7 @@ export type JwtBearerData = {
   signatureConfig: { algorithm: 'RS256'; privateKey: string };
   jwtPayload: { [key: string]: string | number | boolean };
   jwtTokenParamName: string;
-  requestBodyParams?: { [key: string]: string };
+  requestBodyParams?: { [key: string]: string | number | boolean };
 };
 export type LicenseType = 'Sandbox' | 'Production' | 'Failover';
 export type PatchConnectorBody = { enabled?: boolean; default?: boolean; name?: string };
@@ -215,12 +215,13 @@ export type PublishConnectorBody = {
   type: ConnectorType;
   script: string;
   allowedDomains: string[];
-  supportedAuth: AuthType[];
   description?: null | string;
   iconUrl?: null | string;
   options?: { [key: string]: null | string | number | boolean };
   apiVersion?: string;
   proxyOptions?: { forwardedHeaders: boolean };
+  supportedAuth?: AuthType[];
+  enabled?: boolean;
 };
 export type RenderEvent = {
   environmentGuid: string;
@@ -228,6 +229,25 @@ export type RenderEvent = {
   watermarked: boolean;
   at: string;
   count: number;
+};
+export type RepublishConnectorBody = {
+  name: string;
+  version: string;
+  type: ConnectorType;
+  script: string;
+  allowedDomains: string[];
+  description?: null | string;
+  iconUrl?: null | string;
+  options?: { [key: string]: null | string | number | boolean };
+  apiVersion?: string;
+  proxyOptions?: { forwardedHeaders: boolean };
+  supportedAuth?: AuthType[];
+  enabled?: boolean;
+  default?: boolean;
+  id?: unknown;
+  supportedAuthentication?: unknown;
+  createdAt?: unknown;
+  updatedAt?: unknown;
 };
 export type ResourceOwnerPasswordData = {
   clientId: string;
@@ -237,6 +257,7 @@ export type ResourceOwnerPasswordData = {
   bodyFormat: BodyFormat;
   tokenEndpoint: string;
   scope?: string;
+  authorizationServerMetadata?: { token_endpoint_auth_methods_supported: TokenEndpointAuthMethod[] };
 };
 export type SharedHeaderNames = { names: string[] };
 export type SharedHeadersBody = { headers: { [key: string]: string } };
@@ -648,12 +669,13 @@ export type AppRouter = TRPCBuiltRouter<
             type: ConnectorType;
             script: string;
             allowedDomains: string[];
-            supportedAuth: AuthType[];
             description?: null | string;
             iconUrl?: null | string;
             options?: { [key: string]: null | string | number | boolean };
             apiVersion?: string;
             proxyOptions?: { forwardedHeaders?: boolean };
+            supportedAuth?: AuthType[];
+            enabled?: boolean;
           };
         };
         output: Connector;
@@ -674,12 +696,18 @@ export type AppRouter = TRPCBuiltRouter<
             type: ConnectorType;
             script: string;
             allowedDomains: string[];
-            supportedAuth: AuthType[];
             description?: null | string;
             iconUrl?: null | string;
             options?: { [key: string]: null | string | number | boolean };
             apiVersion?: string;
             proxyOptions?: { forwardedHeaders?: boolean };
+            supportedAuth?: AuthType[];
+            enabled?: boolean;
+            default?: boolean;
+            id?: unknown;
+            supportedAuthentication?: unknown;
+            createdAt?: unknown;
+            updatedAt?: unknown;
           };
         };
         output: Connector;
@@ -742,7 +770,7 @@ export type AppRouter = TRPCBuiltRouter<
         meta: object;
       }>;
       create: TRPCMutationProcedure<{
-        input: { environment: string; body: { name: string; content?: string } };
+        input: { environment: string; body: { name: string; content?: unknown } };
         output: Template;
         meta: object;
       }>;
@@ -751,8 +779,13 @@ export type AppRouter = TRPCBuiltRouter<
         output: Template;
         meta: object;
       }>;
+      download: TRPCQueryProcedure<{
+        input: { environment: string; templateId: string };
+        output: unknown;
+        meta: object;
+      }>;
       update: TRPCMutationProcedure<{
-        input: { environment: string; templateId: string; body: { name?: string; content?: string } };
+        input: { environment: string; templateId: string; body: { name?: string; content?: unknown } };
         output: Template;
         meta: object;
       }>;
@@ -928,6 +961,11 @@ export const restRoutes = {
   'templates.get': {
     method: 'GET',
     path: '/grafx/api/v1/environment/{environment}/templates/{templateId}',
+    query: [],
+  },
+  'templates.download': {
+    method: 'GET',
+    path: '/grafx/api/v1/environment/{environment}/templates/{templateId}/download',
     query: [],
   },
   'templates.update': {
