@@ -99,7 +99,10 @@ export const proxyPathItem = (problem: Problem): Record<string, Record<string, u
           },
         }),
     responses: {
-      '200': { ...passedThrough, description: `A successful answer of the target. ${passedThrough.description}` },
+      '200': {
+        ...passedThrough,
+        description: `A successful answer of the target. ${passedThrough.description}`,
+      },
       default: passedThrough,
       '400': problem(400),
       '401': problem(401),

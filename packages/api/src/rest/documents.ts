@@ -74,7 +74,10 @@ export const mountDocuments = (
   // `servers` follows the address each client used; the rest is built once.
   app.get('/openapi.json', (req, res) => {
     (res.locals as RequestLocals).route = '/openapi.json';
-    const served = withServers(document, options.serverUrl, { host: req.headers.host, protocol: req.protocol });
+    const served = withServers(document, options.serverUrl, {
+      host: req.headers.host,
+      protocol: req.protocol,
+    });
     res.type('application/json').send(JSON.stringify(served));
   });
 
