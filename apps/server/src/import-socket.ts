@@ -55,8 +55,11 @@ export const listenImportSocket = async (
     } catch (error) {
       if (isServiceError(error))
         return answer(error.status, { message: error.message, errors: error.errors });
-      log.error({ err: loggableError(error) }, 'import failed');
-      answer(500, { message: 'The import failed unexpectedly; nothing was imported.' });
+      // Refusals of the data are ValidationErrors already; what is left is the server's own trouble, told as it is
+      // (never a failed query's parameters: loggableError keeps the SQL text and SQLSTATE only).
+      const loggable = loggableError(error);
+      log.error({ err: loggable }, 'import failed');
+      answer(500, { message: `The import failed: ${loggable.message}. Nothing was imported.` });
     }
   });
   await new Promise<void>((resolve, reject) => {

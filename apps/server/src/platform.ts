@@ -33,6 +33,7 @@ import {
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { type Config, publicUrlOf } from './config.ts';
+import { loadConsole } from './console-route.ts';
 import { listenImportSocket } from './import-socket.ts';
 import { listenMetrics } from './metrics-listener.ts';
 import { serverVersion } from './server-version.ts';
@@ -86,6 +87,11 @@ export const startPlatform = async (
       phases[phase] = Math.round(performance.now() - begin);
     }
   };
+  // The secrets key is read while the database opens: neither waits for the other.
+  const secretsKey = config.secretsKey
+    ? Promise.resolve(config.secretsKey)
+    : timed('secretsKey', () => loadOrCreateSecretsKey(config.dataDir));
+  secretsKey.catch(() => {});
   const database =
     opened ??
     (await timed('database', () =>
@@ -99,9 +105,7 @@ export const startPlatform = async (
     const demoLoaded = await timed('demoData', async () =>
       config.demoData ? (await seedDemoData(database, new Date())) !== undefined : false,
     );
-    const secrets = createSecretBox(
-      config.secretsKey ?? (await timed('secretsKey', () => loadOrCreateSecretsKey(config.dataDir))),
-    );
+    const secrets = createSecretBox(await secretsKey);
     phases.secretsKey ??= 0;
     const sealed = await sealClearAuthObjects(database.db, secrets);
     if (sealed > 0) log.info({ rows: sealed }, 'authorization fields stored in clear before are sealed now');
@@ -168,21 +172,28 @@ export const startPlatform = async (
       connectorChanged: proxy.invalidateConnector,
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
     };
+    const mountConsole = await loadConsole({
+      issuer: devIssuer?.issuer ?? verifier.issuer,
+      clientId: config.consoleClientId,
+    });
     const app = createApp({
       deps,
       operations,
       metrics,
       rateLimitPerSecond: config.rateLimitPerSecond,
       mountRaw: (app) => mountProxy(app, deps, proxy.handle),
-      mountExtra: (app) =>
+      mountExtra: (app) => {
         mountDocuments(app, {
           deps,
           operations,
           metrics,
           devIssuer,
+          consoleClientId: config.consoleClientId,
           serverUrl: url,
           tokenMetrics: () => metricsWithoutConnectors(metrics),
-        }),
+        });
+        mountConsole(app);
+      },
     });
     const metricsListener =
       config.metricsPort === undefined
