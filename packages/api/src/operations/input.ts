@@ -66,3 +66,9 @@ export const parseInput = (operation: AnyOperation, raw: RawRequest): Record<str
 
 /** A query value that must appear at most once: repeated keys arrive as arrays and are rejected by name. */
 export const singleQueryValue = () => z.string({ error: 'must be given once, as a single value' });
+
+/**
+ * Parameters that are required although their schema lets an absent value through, because the service judges
+ * them after visibility (the render query's `groupBy`): the document marks them required all the same.
+ */
+export const checkedByService = new WeakSet<z.ZodType>();

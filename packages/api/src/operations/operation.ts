@@ -54,7 +54,20 @@ export type Operation<I = unknown, O = unknown> = {
 // biome-ignore lint/suspicious/noExplicitAny: the table holds operations of every input and output type.
 export type AnyOperation = Operation<any, any>;
 
-/** Identity with inference: keeps each row's id, method, input and output types for the typed tRPC router. */
-export const defineOperation = <const Id extends string, const M extends HttpMethod, I, O>(
-  operation: Operation<I, O> & { id: Id; method: M },
-): Operation<I, O> & { id: Id; method: M } => operation;
+/**
+ * Identity with inference: keeps each row's id, method, input and output types for the typed tRPC router, and
+ * the exact types of its params, query and body schemas, so that a client's input types follow from them
+ * (`groupBy: 'year' | 'month'`, `top: number`).
+ */
+export const defineOperation = <
+  const Id extends string,
+  const M extends HttpMethod,
+  I,
+  O,
+  P extends AnyObject | undefined = undefined,
+  Q extends AnyObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+>(
+  operation: Operation<I, O> & { id: Id; method: M; params?: P; query?: Q; body?: B },
+): Operation<I, O> & { id: Id; method: M; params: P; query: Q; body: B } =>
+  operation as Operation<I, O> & { id: Id; method: M; params: P; query: Q; body: B };
