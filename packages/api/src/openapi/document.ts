@@ -83,11 +83,13 @@ export const openApiDocument = (
     }
     for (const [name, schema] of Object.entries(op.query?.shape ?? {})) {
       const s = schema as z.ZodType;
+      // `.optional()` wraps the described schema: its description is the inner one's.
+      const description = s.description ?? (s._zod.def as { innerType?: z.ZodType }).innerType?.description;
       parameters.push({
         name,
         in: 'query',
         required: isRequired(s),
-        ...(s.description ? { description: s.description } : {}),
+        ...(description ? { description } : {}),
         schema: toSchema(s, 'input'),
         ...(name in QUERY_EXAMPLES ? { example: QUERY_EXAMPLES[name] } : {}),
       });
