@@ -1,10 +1,5 @@
 import { parseArgs } from 'node:util';
 import { isServiceError } from '@platform/core';
-import { exportFile } from './commands/export.ts';
-import { importFile } from './commands/import.ts';
-import { migrate } from './commands/migrate.ts';
-import { start } from './commands/start.ts';
-import { token } from './commands/token.ts';
 import { UsageError } from './commands/usage-error.ts';
 import { ConfigError } from './config.ts';
 
@@ -35,17 +30,18 @@ const run = async (argv: string[]): Promise<void> => {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  // Each command loads only its own modules: `token` needs neither the database nor the HTTP stack.
   switch (command ?? 'start') {
     case 'start':
-      return start();
+      return (await import('./commands/start.ts')).start();
     case 'migrate':
-      return migrate();
+      return (await import('./commands/migrate.ts')).migrate();
     case 'import':
-      return importFile(rest[0]);
+      return (await import('./commands/import.ts')).importFile(rest[0]);
     case 'export':
-      return exportFile(rest[0]);
+      return (await import('./commands/export.ts')).exportFile(rest[0]);
     case 'token':
-      return token(values);
+      return (await import('./commands/token.ts')).token(values);
     default:
       throw new UsageError(`Unknown command '${command}'. Run platform-server --help.`);
   }

@@ -6,6 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { CHANGES_CHANNEL } from './change-channel.ts';
 import { createKeyMutex } from './key-mutex.ts';
+import { copyPgliteTemplate } from './pglite-template.ts';
 import { watchPostgresChanges } from './postgres-change-watch.ts';
 import * as schema from './schema/index.ts';
 import type { Database, Db } from './types.ts';
@@ -63,6 +64,8 @@ const openPostgres = async (url: string, max: number): Promise<Database> => {
 
 const openPglite = async (dataDir: string): Promise<Database> => {
   const dir = join(dataDir, 'pglite');
+  await mkdir(dataDir, { recursive: true });
+  copyPgliteTemplate(dir);
   await mkdir(dir, { recursive: true });
   const client = new PGlite(dir);
   await client.waitReady;

@@ -55,9 +55,8 @@ export type Operation<I = unknown, O = unknown> = {
 export type AnyOperation = Operation<any, any>;
 
 /**
- * Identity with inference: keeps each row's id, method, input and output types for the typed tRPC router, and
- * the exact types of its params, query and body schemas, so that a client's input types follow from them
- * (`groupBy: 'year' | 'month'`, `top: number`).
+ * Identity with inference: keeps each row's id, method, schemas, input and output types for the typed tRPC router,
+ * whose procedure inputs are what the schemas accept (`groupBy: 'year' | 'month'`, `top: number`).
  */
 export const defineOperation = <
   const Id extends string,
@@ -67,7 +66,33 @@ export const defineOperation = <
   P extends AnyObject | undefined = undefined,
   Q extends AnyObject | undefined = undefined,
   B extends z.ZodType | undefined = undefined,
+  D extends z.ZodType | undefined = undefined,
 >(
-  operation: Operation<I, O> & { id: Id; method: M; params?: P; query?: Q; body?: B },
-): Operation<I, O> & { id: Id; method: M; params: P; query: Q; body: B } =>
-  operation as Operation<I, O> & { id: Id; method: M; params: P; query: Q; body: B };
+  operation: Operation<I, O> & { id: Id; method: M; params?: P; query?: Q; body?: B; documentedBody?: D },
+): Operation<I, O> & { id: Id; method: M; params?: P; query?: Q; body?: B; documentedBody?: D } => operation;
+
+type InputOfSchema<S> = [S] extends [z.ZodType] ? z.input<S> : Record<never, never>;
+
+/**
+ * What a client sends to an operation over tRPC: the path and query parameters as their schemas accept them, plus
+ * `body` (typed by `documentedBody` where the service parses the body itself). Omittable when nothing is required.
+ */
+export type ClientInput<Op> = Op extends {
+  params?: infer P;
+  query?: infer Q;
+  body?: infer B;
+  documentedBody?: infer D;
+}
+  ? OmittableWhenEmpty<
+      InputOfSchema<P> &
+        InputOfSchema<Q> &
+        ([B] extends [z.ZodType]
+          ? { body: [D] extends [z.ZodType] ? z.input<D> : z.input<B> }
+          : Record<never, never>)
+    >
+  : never;
+
+/** zod's object inputs allow unknown keys (`[k: string]: unknown`); a client names only known ones. */
+type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
+type OmittableWhenEmpty<T> =
+  Record<string, never> extends KnownKeys<T> ? KnownKeys<T> | undefined : KnownKeys<T>;

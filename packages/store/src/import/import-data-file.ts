@@ -1,5 +1,6 @@
 import { DataFile, dataFileErrors, listErrors, ValidationError } from '@platform/core';
 import { markDemoData, removeDemoDataIfPresent } from '../demo/demo-marker.ts';
+import { writeDemoRollups } from '../demo/write-demo-rollups.ts';
 import type { Database } from '../types.ts';
 import { checkReferences } from './check-references.ts';
 import { planImport } from './import-plan.ts';
@@ -70,7 +71,8 @@ export const importDataFile = async (
       if (Object.keys(checked.errors).length > 0) throw rejected(checked.errors);
       const storedIds = new Set(stored.environments.map((e) => e.id));
       const written = await writeEntities(tx, plan, checked, storedIds, progress);
-      await writeRenderEvents(tx, file.renderEvents, checked.environmentIds, progress);
+      if (options.demo) await writeDemoRollups(tx, file.renderEvents, checked.environmentIds, progress);
+      else await writeRenderEvents(tx, file.renderEvents, checked.environmentIds, progress);
       if (options.demo) await markDemoData(tx, new Date());
       return written.newEnvironments;
     }),
