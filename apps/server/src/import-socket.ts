@@ -55,8 +55,10 @@ export const listenImportSocket = async (
     } catch (error) {
       if (isServiceError(error))
         return answer(error.status, { message: error.message, errors: error.errors });
-      log.error({ err: { message: (error as Error).message } }, 'import failed');
-      answer(500, { message: 'The import failed unexpectedly; nothing was imported.' });
+      // Refusals of the data are ValidationErrors already; what is left is the server's own trouble, told as it is.
+      const reason = (error as Error).message;
+      log.error({ err: { message: reason } }, 'import failed');
+      answer(500, { message: `The import failed: ${reason}. Nothing was imported.` });
     }
   });
   await new Promise<void>((resolve, reject) => {

@@ -82,6 +82,11 @@ export const startPlatform = async (
       phases[phase] = Math.round(performance.now() - begin);
     }
   };
+  // The secrets key is read while the database opens: neither waits for the other.
+  const secretsKey = config.secretsKey
+    ? Promise.resolve(config.secretsKey)
+    : timed('secretsKey', () => loadOrCreateSecretsKey(config.dataDir));
+  secretsKey.catch(() => {});
   const database =
     opened ??
     (await timed('database', () =>
@@ -95,9 +100,7 @@ export const startPlatform = async (
     const demoLoaded = await timed('demoData', async () =>
       config.demoData ? (await seedDemoData(database, new Date())) !== undefined : false,
     );
-    const secrets = createSecretBox(
-      config.secretsKey ?? (await timed('secretsKey', () => loadOrCreateSecretsKey(config.dataDir))),
-    );
+    const secrets = createSecretBox(await secretsKey);
     phases.secretsKey ??= 0;
 
     const metrics = new Registry();

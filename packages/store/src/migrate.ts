@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
-import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { storePackageDir } from './package-dir.ts';
@@ -19,6 +18,7 @@ export const migrate = (database: Database): Promise<void> =>
     if (database.kind === 'pglite') {
       await migratePglite(database.db as unknown as PgliteDatabase<typeof schema>, { migrationsFolder });
     } else {
+      const { migrate: migrateNodePg } = await import('drizzle-orm/node-postgres/migrator');
       await migrateNodePg(database.db as unknown as NodePgDatabase<typeof schema>, { migrationsFolder });
     }
   });

@@ -3,6 +3,7 @@ import { markDemoData, removeDemoDataIfPresent } from '../demo/demo-marker.ts';
 import { writeDemoRollups } from '../demo/write-demo-rollups.ts';
 import type { Database } from '../types.ts';
 import { checkReferences } from './check-references.ts';
+import { databaseRefusal, type ImportCursor } from './database-refusal.ts';
 import { planImport } from './import-plan.ts';
 import { loadStoredState } from './stored-state.ts';
 import { writeEntities } from './write-data-file.ts';
@@ -63,6 +64,7 @@ export const importDataFile = async (
 
   const memberUserIds = [...new Set(file.subscriptions.flatMap((s) => s.members.map((m) => m.userId)))];
   // One import at a time: two overlapping files could otherwise pass their checks against the same state.
+  const cursor: ImportCursor = { path: '(the data file)' };
   const newEnvironments = await database.withAdvisoryLock('platform:import', () =>
     database.db.transaction(async (tx) => {
       if (!options.demo) await removeDemoDataIfPresent(tx);
@@ -70,11 +72,18 @@ export const importDataFile = async (
       const checked = checkReferences(plan, stored);
       if (Object.keys(checked.errors).length > 0) throw rejected(checked.errors);
       const storedIds = new Set(stored.environments.map((e) => e.id));
-      const written = await writeEntities(tx, plan, checked, storedIds, progress);
-      if (options.demo) await writeDemoRollups(tx, file.renderEvents, checked.environmentIds, progress);
-      else await writeRenderEvents(tx, file.renderEvents, checked.environmentIds, progress);
-      if (options.demo) await markDemoData(tx, new Date());
-      return written.newEnvironments;
+      try {
+        const written = await writeEntities(tx, plan, checked, storedIds, progress, cursor);
+        cursor.path = 'renderEvents';
+        cursor.locate = undefined;
+        if (options.demo) await writeDemoRollups(tx, file.renderEvents, checked.environmentIds, progress);
+        else await writeRenderEvents(tx, file.renderEvents, checked.environmentIds, progress);
+        if (options.demo) await markDemoData(tx, new Date());
+        return written.newEnvironments;
+      } catch (error) {
+        // The transaction rolls back either way; a refusal of the data is told by the entry it concerns.
+        throw databaseRefusal(error, cursor) ?? error;
+      }
     }),
   );
   options.onProgress?.(total, total);
