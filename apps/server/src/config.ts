@@ -27,6 +27,10 @@ const Env = z.object({
   DEMO_DATA: optionalText,
   AUTH_ISSUER: optionalText.pipe(z.url({ error: 'must be the issuer URL' }).optional()),
   AUTH_AUDIENCE: z.string().min(1).default('platform-api'),
+  CONSOLE_CLIENT_ID: z
+    .string()
+    .regex(/^[\x21-\x7e]{1,200}$/, 'must be an OAuth client id (printable ASCII, no spaces)')
+    .default('platform-console'),
   SECRETS_KEY: optionalText.pipe(
     z
       .string()
@@ -51,6 +55,7 @@ export type Config = {
   demoData: boolean;
   authIssuer: string | undefined;
   authAudience: string;
+  consoleClientId: string;
   secretsKey: string | undefined;
   proxyAllowPrivateNetworks: boolean;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
@@ -96,6 +101,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     demoData: demo.data,
     authIssuer: e.AUTH_ISSUER?.replace(/\/$/, ''),
     authAudience: e.AUTH_AUDIENCE,
+    consoleClientId: e.CONSOLE_CLIENT_ID,
     secretsKey: e.SECRETS_KEY,
     proxyAllowPrivateNetworks: e.PROXY_ALLOW_PRIVATE_NETWORKS,
     logLevel: e.LOG_LEVEL,

@@ -32,6 +32,7 @@ import {
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { type Config, publicUrlOf } from './config.ts';
+import { loadConsole } from './console-route.ts';
 import { listenImportSocket } from './import-socket.ts';
 import { serverVersion } from './server-version.ts';
 
@@ -164,13 +165,27 @@ export const startPlatform = async (
       // very next proxied call of this process sees the change (other replicas within the cache's second).
       connectorChanged: proxy.invalidateConnector,
     };
+    const mountConsole = await loadConsole({
+      issuer: devIssuer?.issuer ?? verifier.issuer,
+      clientId: config.consoleClientId,
+    });
     const app = createApp({
       deps,
       operations,
       metrics,
       rateLimitPerSecond: config.rateLimitPerSecond,
       mountRaw: (app) => mountProxy(app, deps, proxy.handle),
-      mountExtra: (app) => mountDocuments(app, { deps, operations, metrics, devIssuer, serverUrl: url }),
+      mountExtra: (app) => {
+        mountDocuments(app, {
+          deps,
+          operations,
+          metrics,
+          devIssuer,
+          consoleClientId: config.consoleClientId,
+          serverUrl: url,
+        });
+        mountConsole(app);
+      },
     });
 
     let closing: Promise<void> | undefined;

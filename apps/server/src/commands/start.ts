@@ -50,6 +50,7 @@ export const start = async (): Promise<void> => {
 const banner = async (config: Config, platform: Platform): Promise<string> => {
   const lines = [
     '',
+    `  Console          ${platform.url}/console`,
     `  Platform API     ${platform.url}/api/v1/info`,
     `  API reference    ${platform.url}/docs`,
     `  OpenAPI          ${platform.url}/openapi.json`,

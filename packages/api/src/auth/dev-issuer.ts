@@ -13,15 +13,29 @@ import {
 
 /**
  * The built-in development issuer (docs/configuration.md): a signing key kept in DATA_DIR, its discovery document and
- * JWKS served by the server itself, and tokens minted for local use. Never started in production.
+ * JWKS served by the server itself, tokens minted for local use, and a sign-in page with the authorization code
+ * + PKCE flow for the console (docs/authentication.md). Never started in production.
  */
 export type DevIssuer = {
   readonly issuer: string;
   readonly keys: JWTVerifyGetKey;
   readonly jwks: { keys: JWK[] };
+  readonly authorizationEndpoint: string;
+  readonly tokenEndpoint: string;
   discovery(): Record<string, unknown>;
-  mint(claims: { sub: string; roles: string[]; ttlSeconds: number }): Promise<string>;
+  mint(claims: { sub: string; roles: readonly string[]; ttlSeconds: number }): Promise<string>;
+  /** An OpenID Connect ID token for `clientId`: who signed in, for the client's own display. */
+  mintIdToken(claims: {
+    sub: string;
+    clientId: string;
+    nonce: string | undefined;
+    ttlSeconds: number;
+  }): Promise<string>;
 };
+
+/** Paths of the sign-in flow, on the server itself. */
+export const DEV_AUTHORIZE_PATH = '/oauth/authorize';
+export const DEV_TOKEN_PATH = '/oauth/token';
 
 const ALG = 'ES256';
 
@@ -51,20 +65,41 @@ export const createDevIssuer = async (options: {
   const signingKey = await importJWK(privateJwk, ALG);
   const jwks = { keys: [{ ...publicJwk, use: 'sig' }] };
   const issuer = options.issuer.replace(/\/$/, '');
+  const authorizationEndpoint = `${issuer}${DEV_AUTHORIZE_PATH}`;
+  const tokenEndpoint = `${issuer}${DEV_TOKEN_PATH}`;
+  const kid = privateJwk.kid ?? 'dev';
   return {
     issuer,
     keys: createLocalJWKSet(jwks),
     jwks,
+    authorizationEndpoint,
+    tokenEndpoint,
     discovery: () => ({
       issuer,
       jwks_uri: `${issuer}/.well-known/jwks.json`,
+      authorization_endpoint: authorizationEndpoint,
+      token_endpoint: tokenEndpoint,
       id_token_signing_alg_values_supported: [ALG],
-      response_types_supported: ['token'],
+      response_types_supported: ['code'],
+      grant_types_supported: ['authorization_code'],
+      code_challenge_methods_supported: ['S256'],
+      authorization_response_iss_parameter_supported: true,
+      token_endpoint_auth_methods_supported: ['none'],
+      scopes_supported: ['openid'],
       subject_types_supported: ['public'],
     }),
+    mintIdToken: ({ sub, clientId, nonce, ttlSeconds }) =>
+      new SignJWT(nonce === undefined ? {} : { nonce })
+        .setProtectedHeader({ alg: ALG, kid, typ: 'JWT' })
+        .setIssuer(issuer)
+        .setAudience(clientId)
+        .setSubject(sub)
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+        .sign(signingKey),
     mint: ({ sub, roles, ttlSeconds }) =>
-      new SignJWT({ roles })
-        .setProtectedHeader({ alg: ALG, kid: privateJwk.kid ?? 'dev', typ: 'at+jwt' })
+      new SignJWT({ roles: [...roles] })
+        .setProtectedHeader({ alg: ALG, kid, typ: 'at+jwt' })
         .setIssuer(issuer)
         .setAudience(options.audience)
         .setSubject(sub)

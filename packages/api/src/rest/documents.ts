@@ -8,6 +8,7 @@ import { openApiDocument, withServers } from '../openapi/document.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { buildTrpcRouter } from '../trpc/router.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
+import { mountDevSignIn } from './dev-sign-in.ts';
 import { DEFAULT_BODY_LIMIT } from './routes.ts';
 
 const require = createRequire(import.meta.url);
@@ -38,7 +39,7 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({
   tryItOutEnabled: true,
 });`;
 
-/** tRPC, the OpenAPI document, the API reference, metrics and (development) issuer discovery. */
+/** tRPC, the OpenAPI document, the API reference, metrics and the development issuer (discovery, sign-in). */
 export const mountDocuments = (
   app: Express,
   options: {
@@ -46,6 +47,8 @@ export const mountDocuments = (
     operations: readonly (AnyOperation & { id: string })[];
     metrics: Registry;
     devIssuer: DevIssuer | undefined;
+    /** The console's OpenID client id: the development issuer's sign-in flow serves this client only. */
+    consoleClientId: string;
     serverUrl: string;
   },
 ): void => {
@@ -103,5 +106,6 @@ export const mountDocuments = (
       (res.locals as RequestLocals).route = '/.well-known/jwks.json';
       res.json(issuer.jwks);
     });
+    mountDevSignIn(app, { deps: options.deps, issuer, clientId: options.consoleClientId });
   }
 };

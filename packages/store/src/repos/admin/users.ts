@@ -1,5 +1,5 @@
 import { and, eq, exists, or, sql } from 'drizzle-orm';
-import { environmentRoles, environments, memberships, users } from '../../schema/admin.ts';
+import { environmentRoles, environments, memberships, subscriptions, users } from '../../schema/admin.ts';
 import type { Db } from '../../types.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -39,4 +39,43 @@ export const listSubscriptionUsers = async (
 export const findUser = async (db: Db, userId: string): Promise<UserRow | undefined> => {
   const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   return row;
+};
+
+/** A user with the subscription roles they hold, per subscription display name (the sign-in page's list). */
+export type UserWithRoles = {
+  id: string;
+  email: string;
+  name: string | null;
+  subscriptionRoles: { subscription: string; roles: string[] }[];
+  environmentRoleCount: number;
+};
+
+/** Every user, ordered by id, with their memberships; for the development issuer's sign-in page. */
+export const listUsersWithRoles = async (db: Db): Promise<UserWithRoles[]> => {
+  const [rows, memberRows, environmentRows] = await Promise.all([
+    db.select().from(users).orderBy(sql`${users.id} collate "C"`),
+    db
+      .select({
+        userId: memberships.userId,
+        subscription: subscriptions.displayName,
+        roles: memberships.subscriptionRoles,
+      })
+      .from(memberships)
+      .innerJoin(subscriptions, eq(subscriptions.id, memberships.subscriptionId))
+      .orderBy(subscriptions.id),
+    db
+      .select({ userId: environmentRoles.userId, count: sql<number>`count(*)::int` })
+      .from(environmentRoles)
+      .groupBy(environmentRoles.userId),
+  ]);
+  const environmentCounts = new Map(environmentRows.map((row) => [row.userId, Number(row.count)]));
+  return rows.map((user) => ({
+    id: user.id,
+    email: user.email,
+    name: [user.firstName, user.lastName].filter(Boolean).join(' ') || null,
+    subscriptionRoles: memberRows
+      .filter((row) => row.userId === user.id && row.roles.length > 0)
+      .map((row) => ({ subscription: row.subscription, roles: row.roles })),
+    environmentRoleCount: environmentCounts.get(user.id) ?? 0,
+  }));
 };
