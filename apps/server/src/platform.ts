@@ -61,7 +61,8 @@ export const startPlatform = async (
     const demoLoaded = config.demoData ? (await seedDemoData(database, new Date())) !== undefined : false;
     const secrets = createSecretBox(config.secretsKey ?? (await loadOrCreateSecretsKey(config.dataDir)));
 
-    const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 });
+    const server = createServer(connectionSettings(config));
+    server.maxConnections = config.maxConnections;
     server.on('clientError', answerClientError);
     server.listen(config.port, config.host);
     await once(server, 'listening');
@@ -100,6 +101,7 @@ export const startPlatform = async (
     const changes = await database.watchChanges(() => reads.invalidate());
     live = () => changes.live;
     const deps = {
+      idleTimeoutMs: config.idleTimeoutMs,
       database,
       reads,
       secrets,
@@ -148,6 +150,23 @@ export const startPlatform = async (
     if (!opened) await database.close();
     throw error;
   }
+};
+
+/**
+ * Connection hygiene (docs/configuration.md). A new connection must send its request headers within the idle
+ * timeout (a socket that sends nothing is answered 408 and closed), and a whole request must arrive within the
+ * request timeout; the body readers close a body that stalls for the idle timeout. Node checks the headers
+ * deadline on an interval, so the deadline is set one interval early: silence never lasts past the idle timeout.
+ * Keep-alive between requests is untouched (65 s, above common load balancers' 60 s).
+ */
+const connectionSettings = (config: Config) => {
+  const checkEvery = Math.max(50, Math.min(1000, config.idleTimeoutMs / 10));
+  return {
+    keepAliveTimeout: 65_000,
+    connectionsCheckingInterval: checkEvery,
+    headersTimeout: Math.max(checkEvery, config.idleTimeoutMs - checkEvery),
+    requestTimeout: config.requestTimeoutMs,
+  };
 };
 
 /**

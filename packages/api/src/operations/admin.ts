@@ -233,6 +233,7 @@ export const adminOperations = [
     summary: 'Upsert a data file (operators; what platform-server import uses while the server runs)',
     tag: 'Operations',
     access: 'platform:write',
+    operatorOnly: true,
     body: z.unknown().meta({ type: 'object', description: 'The data file of docs/data-file.md' }),
     // Data files carry render history.
     bodyLimit: 256 * 1024 * 1024,

@@ -1,10 +1,14 @@
+import { parse } from 'node:querystring';
 import { NotFoundError, ServiceError, ValidationError } from '@platform/core';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
 import { httpMetrics } from '../observability/metrics.ts';
 import { requestLog } from '../observability/request-log.ts';
 import type { AnyOperation } from '../operations/operation.ts';
+import { countTrpcCalls } from '../trpc/batch.ts';
+import { closeIfBodyUnread } from './close-unread.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
+import { identify } from './identify.ts';
 import { pathMatcher } from './paths.ts';
 import { classify, sendProblem } from './problem-response.ts';
 import { rateLimit } from './rate-limit.ts';
@@ -28,6 +32,7 @@ export const createApp = (options: AppOptions): Express => {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
+  app.set('query parser', parseQuery);
 
   app.use(((req, res, next) => {
     const locals = res.locals as RequestLocals;
@@ -37,7 +42,9 @@ export const createApp = (options: AppOptions): Express => {
   }) satisfies RequestHandler);
   app.use(httpMetrics(options.metrics));
   app.use(requestLog(deps.log));
-  app.use(rateLimit(options.rateLimitPerSecond));
+  app.use(identify(deps.verifier));
+  app.use('/trpc', countTrpcCalls);
+  app.use(rateLimit(options.rateLimitPerSecond, deps.verifier.issuer));
   options.mountRaw?.(app);
   app.use(restRoutes(deps, operations));
   options.mountExtra?.(app);
@@ -58,13 +65,14 @@ export const createApp = (options: AppOptions): Express => {
     );
   }) satisfies RequestHandler);
 
-  app.use(((error, _req, res, _next) => {
+  app.use(((error, req, res, _next) => {
     const locals = res.locals as RequestLocals;
-    const mapped = mapBodyError(error);
+    const mapped = mapPathError(error);
     if (res.headersSent) {
       res.destroy();
       return;
     }
+    closeIfBodyUnread(req, res);
     const outcome = sendProblem(res, locals.traceId, mapped);
     if (
       outcome.status >= 500 &&
@@ -80,31 +88,31 @@ export const createApp = (options: AppOptions): Express => {
   return app;
 };
 
-/** body-parser's errors carry a `type`; turn them into the statuses of docs/errors.md. */
-const mapBodyError = (error: unknown): unknown => {
-  const type = (error as { type?: unknown }).type;
-  if (type === 'entity.too.large') {
-    const limit = (error as { limit?: unknown }).limit;
-    return new ServiceError(
-      'PAYLOAD_TOO_LARGE',
-      `The request body is larger than the ${limit} bytes this endpoint accepts.`,
-    );
-  }
-  if (type === 'entity.parse.failed') {
-    return new ValidationError('The request body is not valid JSON.', { body: ['not valid JSON'] });
-  }
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return new ValidationError('The request body must be UTF-8 JSON.', { body: ['unsupported encoding'] });
-  }
-  if (type === 'request.aborted') return new ValidationError('The request was aborted.');
-  // The router decodes path parameters with decodeURIComponent: a malformed escape (`%c0%ae`) is the caller's.
-  if (error instanceof URIError) {
-    return new ValidationError('The request path is not valid percent-encoded UTF-8.', {
-      path: ['malformed percent-encoding'],
-    });
-  }
-  return error;
-};
+/** The router decodes path parameters with decodeURIComponent: a malformed escape (`%c0%ae`) is the caller's. */
+const mapPathError = (error: unknown): unknown =>
+  error instanceof URIError
+    ? new ValidationError('The request path is not valid percent-encoded UTF-8.', {
+        path: ['malformed percent-encoding'],
+      })
+    : error;
+
+/** Stands for a query value whose percent-encoding is not UTF-8: the text check names it (docs/errors.md). */
+const UNDECODABLE = '\udfff';
+
+/**
+ * Query strings as Node's querystring reads them, except that a value whose escapes are not UTF-8 (`%ff`,
+ * `%ed%a0%80`, an encoded lone surrogate) is refused by name rather than silently turned into U+FFFD.
+ */
+const parseQuery = (text: string) =>
+  parse(text, '&', '=', {
+    decodeURIComponent: (value: string) => {
+      try {
+        return decodeURIComponent(value);
+      } catch {
+        return UNDECODABLE;
+      }
+    },
+  });
 
 const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const stackOf = (error: unknown) => (error instanceof Error ? error.stack : undefined);
