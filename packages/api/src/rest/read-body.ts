@@ -55,8 +55,9 @@ export const readJsonBody = (req: IncomingMessage, limit: number, idleMs: number
     );
   }
   const coding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  const decoder = coding === 'identity' || coding === '' ? undefined : DECODERS[coding];
-  if (coding !== 'identity' && coding !== '' && !decoder) {
+  const identity = coding === 'identity' || coding === '';
+  const makeDecoder = identity ? undefined : DECODERS[coding];
+  if (!identity && !makeDecoder) {
     return Promise.reject(
       new ServiceError(
         'UNSUPPORTED_MEDIA_TYPE',
@@ -64,7 +65,8 @@ export const readJsonBody = (req: IncomingMessage, limit: number, idleMs: number
       ),
     );
   }
-  if (!decoder && Number(length) > limit) return Promise.reject(tooLarge(limit));
+  if (identity && Number(length) > limit) return Promise.reject(tooLarge(limit));
+  const decoder = makeDecoder?.();
   return new Promise((resolve, reject) => {
     const source: Readable = decoder ? req.pipe(decoder as unknown as NodeJS.WritableStream & Readable) : req;
     const chunks: Buffer[] = [];
