@@ -1,8 +1,9 @@
-import { DataFile, fieldErrors, ValidationError } from '@platform/core';
+import { fieldErrors, ValidationError } from '@platform/core';
 import { markDemoData, removeDemoDataIfPresent } from '../demo/demo-marker.ts';
 import type { Database } from '../types.ts';
 import { checkReferences } from './check-references.ts';
 import { planImport } from './import-plan.ts';
+import { parseDataFile } from './parse-data-file.ts';
 import { loadStoredState } from './stored-state.ts';
 import { writeEntities } from './write-data-file.ts';
 import { writeRenderEvents } from './write-render-events.ts';
@@ -44,7 +45,7 @@ export const importDataFile = async (
   input: unknown,
   options: ImportOptions = {},
 ): Promise<ImportSummary> => {
-  const parsed = DataFile.safeParse(input);
+  const parsed = await parseDataFile(input);
   if (!parsed.success) throw rejected(fieldErrors(parsed.error));
   const plan = planImport(input, parsed.data);
   const { file } = plan;
