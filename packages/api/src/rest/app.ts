@@ -49,7 +49,7 @@ export const createApp = (options: AppOptions): Express => {
   app.use(restRoutes(deps, operations));
   options.mountExtra?.(app);
 
-  const known = operations.map((op) => ({ matcher: pathMatcher(op.path), method: op.method }));
+  const known = operations.map((op) => ({ matcher: pathMatcher(op.path), method: op.method, path: op.path }));
   app.use(((req, res, next) => {
     const allowed = known.filter((k) => k.matcher.test(req.path)).map((k) => k.method);
     if (allowed.length === 0) {
@@ -67,7 +67,7 @@ export const createApp = (options: AppOptions): Express => {
 
   app.use(((error, req, res, _next) => {
     const locals = res.locals as RequestLocals;
-    const mapped = mapPathError(error);
+    const mapped = error instanceof URIError ? undecodablePath(req.path, known) : error;
     if (res.headersSent) {
       res.destroy();
       return;
@@ -88,13 +88,30 @@ export const createApp = (options: AppOptions): Express => {
   return app;
 };
 
-/** The router decodes path parameters with decodeURIComponent: a malformed escape (`%c0%ae`) is the caller's. */
-const mapPathError = (error: unknown): unknown =>
-  error instanceof URIError
-    ? new ValidationError('The request path is not valid percent-encoded UTF-8.', {
-        path: ['malformed percent-encoding'],
-      })
-    : error;
+/**
+ * The router decodes path parameters with decodeURIComponent: a malformed escape (`%c0%ae`, an encoded surrogate
+ * `%ed%a0%80`) is the caller's, a 400 naming the parameter of the matching path template (else `path`).
+ */
+const undecodablePath = (path: string, known: readonly { matcher: RegExp; path: string }[]) => {
+  const template = known.find((k) => k.matcher.test(path))?.path.split('/') ?? [];
+  const names = path.split('/').flatMap((segment, i) => {
+    const name = /^\{(.+)\}$/.exec(template[i] ?? '')?.[1];
+    return name && !decodes(segment) ? [name] : [];
+  });
+  const errors = Object.fromEntries(
+    (names.length > 0 ? names : ['path']).map((name) => [name, ['not valid percent-encoded UTF-8']]),
+  );
+  return new ValidationError('The request path is not valid percent-encoded UTF-8.', errors);
+};
+
+const decodes = (segment: string) => {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** Stands for a query value whose percent-encoding is not UTF-8: the text check names it (docs/errors.md). */
 const UNDECODABLE = '\udfff';
