@@ -161,6 +161,20 @@ describe('connections of a platform-server process', () => {
     }
   });
 
+  it('judges every procedure of a tRPC mutation before its body: 401 at once, the body never read', async () => {
+    const exchange = await quickest(() =>
+      streamBody(
+        server.url,
+        'POST /trpc/tags.create,tags.create?batch=1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n',
+        50 * MiB,
+      ),
+    );
+    expect(exchange.head).toMatch(/^HTTP\/1\.1 401 /);
+    expect(exchange.head).toMatch(/\r\nconnection: close\r\n/i);
+    expect(exchange.answeredAfterMs).toBeLessThan(100);
+    expect(exchange.bodyBytesSent).toBeLessThan(50 * MiB);
+  });
+
   it('closes a socket that sends nothing, and one whose body stalls, after the idle timeout', async () => {
     const silent = await closedAfter(server.url, () => {}, 5000);
     expect(silent).toBeDefined();
