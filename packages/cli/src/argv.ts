@@ -1,11 +1,14 @@
 /**
- * The specification's flags `-au` and `-at` are two letters after one dash, which commander (like getopt)
- * would read as the bundle `-a -u`. They are rewritten to their long forms before commander sees them.
- * `-e` and `-b` are ordinary short flags and need no rewriting.
+ * Spellings the platform's own connector CLI uses, rewritten before commander parses the line (docs/connector-cli.md).
+ * `-au`, `-at` and `-ro` are two letters after one dash, which commander (like getopt) would read as a bundle
+ * (`-a -u`); `--authUsage` and `--authType` are this CLI's earlier long names, kept working.
  */
-export const multiLetterFlags: Readonly<Record<string, string>> = {
-  '-au': '--authUsage',
-  '-at': '--authType',
+export const flagSpellings: Readonly<Record<string, string>> = {
+  '-au': '--usage',
+  '-at': '--type',
+  '-ro': '--runtimeOption',
+  '--authUsage': '--usage',
+  '--authType': '--type',
 };
 
 export const normalizeArgv = (args: readonly string[]): string[] => {
@@ -19,12 +22,14 @@ export const normalizeArgv = (args: readonly string[]): string[] => {
     }
     const eq = arg.indexOf('=');
     const flag = eq === -1 ? arg : arg.slice(0, eq);
-    const long = multiLetterFlags[flag];
+    const long = flagSpellings[flag];
     out.push(long === undefined ? arg : `${long}${eq === -1 ? '' : arg.slice(eq)}`);
   }
   return out;
 };
 
-/** For help output: the short spelling shown next to a long option. */
+/** For help output: the two-letter spelling shown next to a long option (`-au, --usage`). */
 export const shortSpellingOf = (long: string): string | undefined =>
-  Object.entries(multiLetterFlags).find(([, value]) => value === long)?.[0];
+  Object.entries(flagSpellings).find(
+    ([spelling, value]) => value === long && !spelling.startsWith('--'),
+  )?.[0];

@@ -2,13 +2,17 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { type AuthType, authDataSchemas, formatPath } from '@platform/core';
 import { parse as parseYaml } from 'yaml';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { type AuthDefaults, prefill } from './auth-prefill.ts';
 import { UsageError } from './errors.ts';
+
+/** The name a configuration may be given (`--name`, or `name` in the data file). */
+export const configurationName = z.string().trim().min(1).max(200);
 
 const isYaml = (path: string): boolean => ['.yaml', '.yml'].includes(extname(path).toLowerCase());
 
 /** The fields a type's data takes, for messages that say what is allowed. */
-const fieldsOf = (type: AuthType): string[] => Object.keys(authDataSchemas[type].shape);
+const fieldsOf = (type: AuthType): string[] => [...Object.keys(authDataSchemas[type].shape), 'name'];
 
 /** One readable sentence for the first problem: unknown fields are named, a missing field says "is required". */
 const describeIssue = (issue: z.core.$ZodIssue, type: AuthType): string => {
@@ -36,10 +40,15 @@ const syntaxErrorPlace = (error: unknown): string => {
 };
 
 /**
- * Reads `--auth-data-file` (JSON, or YAML for .yaml/.yml) and validates it against the type's schema
- * (docs/connector-auth.md). The data is returned as written: the server applies the defaults itself.
+ * Reads `--auth-data-file` (JSON, or YAML for .yaml/.yml), merges it over the project's defaults
+ * (`config.authenticationConfig`, when given) and validates the result against the type's schema
+ * (docs/connector-auth.md). The data is returned as written: the server applies the schema's defaults itself.
  */
-export const readAuthDataFile = async (path: string, type: AuthType): Promise<Record<string, unknown>> => {
+export const readAuthDataFile = async (
+  path: string,
+  type: AuthType,
+  defaults?: AuthDefaults,
+): Promise<Record<string, unknown>> => {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -67,13 +76,16 @@ export const readAuthDataFile = async (path: string, type: AuthType): Promise<Re
       `--auth-data-file ${path} must hold an object with the ${type} fields; fix the file`,
     );
   }
-  const result = authDataSchemas[type].safeParse(data);
+  const merged = prefill(defaults, data as Record<string, unknown>, path);
+  // The platform's own CLI lets a data file carry the configuration's `name`; it goes into the request body.
+  const result = authDataSchemas[type].extend({ name: configurationName.optional() }).safeParse(merged);
   if (!result.success) {
     // A misspelt field shows up twice, as unknown and as missing: naming the unknown one points at the typo.
     const issues = result.error.issues;
     const issue = issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? issues[0];
     const message = issue === undefined ? 'is not valid' : describeIssue(issue, type);
-    throw new UsageError(`--auth-data-file ${path}: ${message} (see connector-cli set-auth --help)`);
+    const over = defaults === undefined ? '' : ` (merged over ${defaults.source})`;
+    throw new UsageError(`--auth-data-file ${path}${over}: ${message} (see connector-cli set-auth --help)`);
   }
-  return data as Record<string, unknown>;
+  return merged;
 };

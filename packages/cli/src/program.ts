@@ -5,8 +5,10 @@ import { registerDelete } from './commands/delete.ts';
 import { registerDeleteAuth } from './commands/delete-auth.ts';
 import { registerList } from './commands/list.ts';
 import { registerLogin } from './commands/login.ts';
+import { registerNew } from './commands/new.ts';
 import { registerPublish } from './commands/publish.ts';
 import { registerSetAuth } from './commands/set-auth.ts';
+import { registerUpdate } from './commands/update.ts';
 import type { Context, GlobalOptions } from './context.ts';
 import type { CliEnv } from './env.ts';
 import { CliError } from './errors.ts';
@@ -51,7 +53,7 @@ export const createProgram = (deps: Deps, out: Output): Command => {
   const program = new Command('connector-cli');
   program
     .description('Publish connectors to the platform and configure how they authorize their requests.')
-    .version(version(), '--version', 'print the version')
+    .version(version(), '-v, --version', 'print the version')
     .option('--verbose', 'print request lines, HTTP status and full error bodies (never secrets)')
     .option('--dry-run', 'print the request that would be sent, secrets masked; send nothing')
     .option('--json', 'machine-readable output: one JSON document on stdout, errors as JSON on stderr')
@@ -87,6 +89,8 @@ Run connector-cli <command> --help for a command's options and examples.`,
     registerSetAuth,
     registerDeleteAuth,
     registerPublish,
+    registerUpdate,
+    registerNew,
     registerList,
     registerDelete,
     registerLogin,

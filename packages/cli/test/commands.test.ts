@@ -98,7 +98,7 @@ describe('publish', () => {
     const result = await runCli(['publish', dir, ...target()]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
-      /^error: the connector script dist\/index\.js \(its "main"\) does not exist in .*; build the connector first/,
+      /^error: no built script dist\/index\.js \(its "main"\) and no connector\.ts in .*; build the connector or add connector\.ts\n$/,
     );
     expect(server.requests.length).toBe(before);
   });
@@ -198,8 +198,8 @@ describe('help', () => {
   test('set-auth --help has an example for every type and shows -au/-at', async () => {
     const result = await runCli(['set-auth', '--help']);
     for (const type of ALL_TYPES) expect(result.stdout).toContain(`-at ${type}`);
-    expect(result.stdout).toContain('-au, --authUsage <usage>');
-    expect(result.stdout).toContain('-at, --authType <type>');
+    expect(result.stdout).toContain('-au, --usage <usage>');
+    expect(result.stdout).toContain('-at, --type <type>');
   });
 
   test('no command prints the help and exits 2', async () => {

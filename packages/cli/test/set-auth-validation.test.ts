@@ -195,7 +195,7 @@ const cases: Case[] = [
     name: 'the data file has an unknown field',
     files: { 'static.json': { ...authData.staticKey, header: 'x' } },
     args: ({ base, dir }) => valid(base, dir),
-    stderr: /static\.json: unknown field header; the staticKey fields are key, value; remove it/,
+    stderr: /static\.json: unknown field header; the staticKey fields are key, value, name; remove it/,
   },
   {
     name: 'a misspelt field is named as unknown',

@@ -1,6 +1,7 @@
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { SecretBox } from '@platform/store';
 import { type TestDatabase, testBackends } from '@platform/store/testing';
+import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   environmentId,
@@ -240,6 +241,62 @@ describe.each(backends)('token endpoint behaviour on $name', (backend) => {
       'json-secret-value-1234',
     ]);
     expect(bearerOf(target)).toBe('Bearer tok-1');
+  });
+
+  it.each([
+    [undefined, 'basic'],
+    [['client_secret_basic', 'client_secret_post'], 'basic'],
+    [['client_secret_post', 'client_secret_basic'], 'post'],
+  ] as const)(
+    'resource owner password with token_endpoint_auth_methods_supported %j: client_secret_%s',
+    async (methods, expected) => {
+      const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
+      await setAuth(database, secrets, id, 'browser', 'oAuth2ResourceOwnerPassword', {
+        clientId: 'ropc-client',
+        clientSecret: 'json-secret-value-1234',
+        username: 'alice',
+        password: 'alice-pw-5678',
+        tokenEndpoint: `${tokens.url}/token`,
+        ...(methods
+          ? { authorizationServerMetadata: { token_endpoint_auth_methods_supported: [...methods] } }
+          : {}),
+      });
+      expect((await harness.call(id, { url: `${target.url}/x` })).status).toBe(200);
+      const sent = tokens.requests.at(-1)!;
+      const form = new URLSearchParams(sent.body);
+      expect(form.get('grant_type')).toBe('password');
+      if (expected === 'basic') {
+        expect(String(sent.headers.authorization)).toMatch(/^Basic /);
+        expect(form.has('client_secret')).toBe(false);
+      } else {
+        expect(sent.headers.authorization).toBeUndefined();
+        expect(form.get('client_id')).toBe('ropc-client');
+        expect(form.get('client_secret')).toBe('json-secret-value-1234');
+      }
+      expect(bearerOf(target)).toBe('Bearer tok-1');
+    },
+  );
+
+  it('JWT bearer: number and boolean claims keep their JSON types in the assertion, body params go as text', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
+    await setAuth(database, secrets, id, 'browser', 'oAuth2JwtBearer', {
+      tokenEndpoint: `${tokens.url}/token`,
+      signatureConfig: {
+        algorithm: 'RS256',
+        privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }),
+      },
+      jwtPayload: { iss: 'connector', tenant: 42, admin: true },
+      requestBodyParams: { client_id: 'jwt-client', version: 3, verbose: false },
+    });
+    expect((await harness.call(id, { url: `${target.url}/x` })).status).toBe(200);
+    const form = new URLSearchParams(tokens.requests.at(-1)!.body);
+    expect(form.get('grant_type')).toBe('urn:ietf:params:oauth:grant-type:jwt-bearer');
+    expect(form.get('client_id')).toBe('jwt-client');
+    expect(form.get('version')).toBe('3');
+    expect(form.get('verbose')).toBe('false');
+    const claims = decodeJwt(form.get('assertion')!);
+    expect(claims).toMatchObject({ iss: 'connector', tenant: 42, admin: true });
   });
 
   it.each([

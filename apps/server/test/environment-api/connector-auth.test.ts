@@ -332,7 +332,7 @@ describe.each(await testBackends())('connector authorization on $name', (backend
         signatureConfig: { algorithm: 'HS256', privateKey: 'not a pem' },
         jwtPayload: { nested: { no: true } },
         jwtTokenParamName: 'a b',
-        requestBodyParams: { n: 1 },
+        requestBodyParams: { n: [1] },
       },
       [
         'signatureConfig.algorithm',

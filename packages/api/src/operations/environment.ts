@@ -8,6 +8,7 @@ import {
   Connector,
   ConnectorList,
   CreateTemplateBody,
+  ExternalMediaId,
   kindOfType,
   Media,
   MediaBody,
@@ -15,12 +16,15 @@ import {
   MediaSubjectTypes,
   PatchConnectorBody,
   PublishConnectorBody,
+  RepublishConnectorBody,
   SharedHeaderNames,
   SharedHeadersBody,
   SubjectTypesUpdateBody,
   TagBody,
   TagRef,
+  TEMPLATE_CONTENT_MAX_BYTES,
   Template,
+  TemplateContent,
   TemplatePage,
   TemplateTagsBody,
   UpdateTemplateBody,
@@ -51,6 +55,7 @@ import { listTags } from '../services/tags/list.ts';
 import { renameTag } from '../services/tags/rename.ts';
 import { createTemplate } from '../services/templates/create.ts';
 import { deleteTemplate } from '../services/templates/delete.ts';
+import { downloadTemplate } from '../services/templates/download.ts';
 import { getTemplate } from '../services/templates/get.ts';
 import { listTemplates } from '../services/templates/list.ts';
 import { setTemplateTags } from '../services/templates/set-tags.ts';
@@ -72,7 +77,10 @@ const connectorParams = environmentParams.extend({ connectorId: uuid() });
 const templateParams = environmentParams.extend({ templateId: uuid() });
 const tagParams = environmentParams.extend({ tagId: uuid() });
 const mediaParams = environmentParams.extend({ mediaId: uuid() });
-const externalMediaParams = environmentParams.extend({ externalMediaId: uuid() });
+const externalMediaParams = environmentParams.extend({ externalMediaId: ExternalMediaId });
+
+/** A template body carries a document of up to 5 MiB, plus its name and the JSON around them. */
+const templateBodyLimit = TEMPLATE_CONTENT_MAX_BYTES + 64 * 1024;
 
 /**
  * `{usage, name?, ...data}`: the data depends on `{kind}`, so the service validates the whole body at once and
@@ -140,7 +148,8 @@ export const environmentOperations = [
     id: 'connectors.publish',
     method: 'POST',
     path: `${BASE}/connectors`,
-    summary: 'Publish a connector (enabled, without authorization)',
+    summary:
+      'Publish a connector without authorization; enabled unless `enabled: false`, every type unless `supportedAuth` says',
     tag: 'Connectors',
     ...write,
     params: environmentParams,
@@ -172,7 +181,7 @@ export const environmentOperations = [
     tag: 'Connectors',
     ...write,
     params: connectorParams,
-    body: PublishConnectorBody,
+    body: RepublishConnectorBody,
     response: Connector,
     status: 200,
     errors: [400, 404, 409],
@@ -300,6 +309,7 @@ export const environmentOperations = [
     ...write,
     params: environmentParams,
     body: CreateTemplateBody,
+    bodyLimit: templateBodyLimit,
     response: Template,
     status: 201,
     errors: [400, 404],
@@ -319,6 +329,19 @@ export const environmentOperations = [
     service: getTemplate,
   }),
   defineOperation({
+    id: 'templates.download',
+    method: 'GET',
+    path: `${BASE}/templates/{templateId}/download`,
+    summary: 'The template document, as stored (null when none was given)',
+    tag: 'Templates',
+    ...read,
+    params: templateParams,
+    response: TemplateContent,
+    status: 200,
+    errors: [404],
+    service: downloadTemplate,
+  }),
+  defineOperation({
     id: 'templates.update',
     method: 'PUT',
     path: `${BASE}/templates/{templateId}`,
@@ -327,6 +350,7 @@ export const environmentOperations = [
     ...write,
     params: templateParams,
     body: UpdateTemplateBody,
+    bodyLimit: templateBodyLimit,
     response: Template,
     status: 200,
     errors: [400, 404],
@@ -475,7 +499,8 @@ export const environmentOperations = [
     id: 'externalMedia.create',
     method: 'POST',
     path: `${BASE}/external-media`,
-    summary: 'Register an external media asset (an addition: the specification names no way to create one)',
+    summary:
+      'Register an external media asset under a new uuid (an addition: the first PUT .../vision of any id records it too)',
     tag: 'Vision',
     ...write,
     params: environmentParams,
@@ -502,7 +527,8 @@ export const environmentOperations = [
     id: 'externalMedia.updateSubjectTypes',
     method: 'PUT',
     path: `${BASE}/external-media/{externalMediaId}/vision`,
-    summary: 'Set subject types of an external media asset, one or many at once',
+    summary:
+      "Set subject types of an external media asset, one or many at once; the first call records the asset by its source's id",
     tag: 'Vision',
     ...write,
     params: externalMediaParams,

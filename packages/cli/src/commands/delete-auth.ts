@@ -8,14 +8,14 @@ import {
   parseAuthUsage,
   requireOptions,
   type TargetOptions,
+  targetOf,
 } from '../options.ts';
-import { resolveTarget } from '../target.ts';
 import type { RunAction } from './action.ts';
 
-type DeleteAuthOptions = TargetOptions & { authUsage?: string };
+type DeleteAuthOptions = TargetOptions & { usage?: string };
 
 export const deleteAuth = async (ctx: Context, options: DeleteAuthOptions) => {
-  const { connectorId, environment, baseUrl, authUsage } = options;
+  const { connectorId, environment, baseUrl, usage: authUsage } = options;
   requireOptions('delete-auth', [
     [connectorId, '--connectorId <id>'],
     [environment, '-e <environment>'],
@@ -23,7 +23,7 @@ export const deleteAuth = async (ctx: Context, options: DeleteAuthOptions) => {
     [authUsage, '-au <browser|server>'],
   ]);
   const usage = parseAuthUsage(authUsage!);
-  const target = resolveTarget(environment!, baseUrl!);
+  const target = targetOf(options);
   const query = new URLSearchParams({ authUsage: usage });
   const result = await callApi(ctx, {
     method: 'DELETE',

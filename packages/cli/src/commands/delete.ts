@@ -1,8 +1,13 @@
 import type { Command } from 'commander';
 import { callApi } from '../api.ts';
 import type { Context } from '../context.ts';
-import { addConnectorIdOption, addTargetOptions, requireOptions, type TargetOptions } from '../options.ts';
-import { resolveTarget } from '../target.ts';
+import {
+  addConnectorIdOption,
+  addTargetOptions,
+  requireOptions,
+  type TargetOptions,
+  targetOf,
+} from '../options.ts';
 import type { RunAction } from './action.ts';
 
 export const deleteConnector = async (ctx: Context, options: TargetOptions) => {
@@ -12,7 +17,7 @@ export const deleteConnector = async (ctx: Context, options: TargetOptions) => {
     [environment, '-e <environment>'],
     [baseUrl, '-b <baseUrl>'],
   ]);
-  const target = resolveTarget(environment!, baseUrl!);
+  const target = targetOf(options);
   const result = await callApi(ctx, {
     method: 'DELETE',
     url: `${target.environmentApi}/connectors/${encodeURIComponent(connectorId!)}`,

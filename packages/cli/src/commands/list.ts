@@ -1,8 +1,13 @@
 import type { Command } from 'commander';
 import { callApi } from '../api.ts';
 import type { Context } from '../context.ts';
-import { addConnectorIdOption, addTargetOptions, requireOptions, type TargetOptions } from '../options.ts';
-import { resolveTarget } from '../target.ts';
+import {
+  addConnectorIdOption,
+  addTargetOptions,
+  requireOptions,
+  type TargetOptions,
+  targetOf,
+} from '../options.ts';
 import type { RunAction } from './action.ts';
 
 type Row = Record<string, unknown>;
@@ -77,7 +82,7 @@ export const list = async (ctx: Context, options: TargetOptions) => {
     [options.environment, '-e <environment>'],
     [options.baseUrl, '-b <baseUrl>'],
   ]);
-  const target = resolveTarget(options.environment!, options.baseUrl!);
+  const target = targetOf(options);
   if (options.connectorId === undefined) await listConnectors(ctx, target.environmentApi, target.environment);
   else await listAuth(ctx, target.environmentApi, options.connectorId);
 };

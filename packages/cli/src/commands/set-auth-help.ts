@@ -3,7 +3,9 @@ export const setAuthHelp = `
 Checks, in this order, before anything is sent: required options; -au and -at values;
 oAuth2AuthorizationCode only with -au browser; -b against -e; config.supportedAuth of the
 project's package.json (when [project] holds one); the auth data file (JSON, or YAML for
-.yaml/.yml; unknown fields are errors). Then PUT {base}/api/v1/environment/{env}/connectors/{id}/auth/{kind}.
+.yaml/.yml; unknown fields are errors), merged over config.authenticationConfig.<type> of that
+package.json when it sets one (the file wins, key by key). Then
+PUT {base}/api/v1/environment/{env}/connectors/{id}/auth/{kind}.
 
 Usages: browser (the editor in a browser, or the SDK); server (output generation: PDF, PNG, GIF).
 
@@ -39,15 +41,22 @@ Examples: (each command is followed by its data file)
       -au browser -at oAuth2ResourceOwnerPassword --auth-data-file password.json
     {"clientId": "cli", "clientSecret": "<secret>", "username": "integration",
      "password": "<secret>", "bodyFormat": "formUrlEncoded",
-     "tokenEndpoint": "https://login.example.com/oauth/token"}
+     "tokenEndpoint": "https://login.example.com/oauth/token",
+     "authorizationServerMetadata": {"token_endpoint_auth_methods_supported": ["client_secret_post"]}}
+    (optional metadata: its first entry says how the client authenticates; default client_secret_basic)
 
   oAuth2JwtBearer (browser and server)
     connector-cli set-auth --connectorId <id> -e acme-prod -b https://acme-prod.example.com/grafx \\
       -au server -at oAuth2JwtBearer --auth-data-file jwt-bearer.json
     {"tokenEndpoint": "https://login.example.com/oauth/token",
      "signatureConfig": {"algorithm": "RS256", "privateKey": "-----BEGIN PRIVATE KEY-----\\n..."},
-     "jwtPayload": {"iss": "cli", "sub": "integration", "aud": "https://login.example.com"},
-     "jwtTokenParamName": "assertion", "requestBodyParams": {"scope": "read"}}
+     "jwtPayload": {"iss": "cli", "sub": "integration", "aud": "https://login.example.com", "tenant": 42},
+     "jwtTokenParamName": "assertion", "requestBodyParams": {"scope": "read", "version": 2}}
+    (values are strings, numbers or booleans: claims keep their type, body parameters go as text)
+
+  Defaults from package.json: "config": {"authenticationConfig": {"oAuth2ResourceOwnerPassword":
+    {"bodyFormat": "applicationJson"}}} fills what the data file leaves out; for oAuth2JwtBearer its
+    jwtPayload and requestBodyParams may be lists [{"key": "aud", "value": "..."}, {"key": "sub", "required": true}].
 
   Local development server (names under .localhost reach 127.0.0.1):
     connector-cli set-auth ./my-connector --connectorId <id> -e acme-prod \\

@@ -2,6 +2,7 @@ import { kindOfType, supportsUsage } from '@platform/core';
 import type { Command } from 'commander';
 import { callApi } from '../api.ts';
 import { readAuthDataFile } from '../auth-data-file.ts';
+import { authDefaultsOf } from '../auth-prefill.ts';
 import type { Context } from '../context.ts';
 import { UsageError } from '../errors.ts';
 import { maskSecrets, secretValues } from '../mask.ts';
@@ -13,15 +14,15 @@ import {
   parseAuthUsage,
   requireOptions,
   type TargetOptions,
+  targetOf,
 } from '../options.ts';
 import { checkSupportedAuth, readProject } from '../project.ts';
-import { resolveTarget } from '../target.ts';
 import type { RunAction } from './action.ts';
 import { setAuthHelp } from './set-auth-help.ts';
 
 type SetAuthOptions = TargetOptions & {
-  authUsage?: string;
-  authType?: string;
+  usage?: string;
+  type?: string;
   authDataFile?: string;
   name?: string;
 };
@@ -32,7 +33,7 @@ const describe = (data: unknown, fallback: string): string => {
 };
 
 export const setAuth = async (ctx: Context, project: string | undefined, options: SetAuthOptions) => {
-  const { connectorId, environment, baseUrl, authUsage, authType, authDataFile } = options;
+  const { connectorId, environment, baseUrl, usage: authUsage, type: authType, authDataFile } = options;
   // The order of the checks is part of the contract (issue 7): each one assumes the ones before it passed.
   requireOptions('set-auth', [
     [connectorId, '--connectorId <id>'],
@@ -47,21 +48,24 @@ export const setAuth = async (ctx: Context, project: string | undefined, options
   if (!supportsUsage(type, usage)) {
     throw new UsageError(`-at ${type} supports only -au browser; use -au browser`);
   }
-  const target = resolveTarget(environment!, baseUrl!);
+  const target = targetOf(options);
   const pkg = await readProject(project ?? '.', project !== undefined);
   if (pkg !== undefined) checkSupportedAuth(pkg, type);
-  const data = await readAuthDataFile(authDataFile!, type);
+  const data = await readAuthDataFile(authDataFile!, type, authDefaultsOf(pkg, type));
   if (options.name !== undefined && options.name.trim() === '') {
     throw new UsageError('--name is empty; give the configuration a name or leave --name out');
   }
   for (const secret of secretValues(type, data)) ctx.out.addSecret(secret);
 
-  const named = options.name === undefined ? {} : { name: options.name };
+  // `--name` wins over a `name` the data file carries.
+  const { name: fileName, ...fields } = data;
+  const name = options.name ?? fileName;
+  const named = name === undefined ? {} : { name };
   const result = await callApi(ctx, {
     method: 'PUT',
     url: `${target.environmentApi}/connectors/${encodeURIComponent(connectorId!)}/auth/${kindOfType[type]}`,
-    body: { usage, ...named, ...data },
-    shownBody: { usage, ...named, ...maskSecrets(type, data) },
+    body: { usage, ...named, ...fields },
+    shownBody: { usage, ...named, ...maskSecrets(type, fields) },
   });
   if (!result.sent) return;
   ctx.out.result(
@@ -87,10 +91,13 @@ export const registerSetAuth = (program: Command, run: RunAction) => {
   addAuthUsageOption(command);
   command
     .option(
-      '--authType <type>',
-      'authorization type: staticKey, oAuth2ClientCredentials, oAuth2AuthorizationCode, oAuth2ResourceOwnerPassword, oAuth2JwtBearer',
+      '--type <type>',
+      'authorization type: staticKey, oAuth2ClientCredentials, oAuth2AuthorizationCode, oAuth2ResourceOwnerPassword, oAuth2JwtBearer (also --authType)',
     )
-    .option('--auth-data-file <file>', "the type's data: JSON, or YAML for .yaml/.yml")
+    .option(
+      '--auth-data-file <file>',
+      "the type's data: JSON, or YAML for .yaml/.yml; merged over config.authenticationConfig.<type> of package.json",
+    )
     .option('--name <name>', 'a name for this configuration')
     .addHelpText('after', setAuthHelp)
     .action((project: string | undefined, options: SetAuthOptions) =>

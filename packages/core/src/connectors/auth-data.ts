@@ -72,9 +72,16 @@ export const ResourceOwnerPasswordData = z
     password: secret(),
     bodyFormat: BodyFormat.default('formUrlEncoded'),
     tokenEndpoint: httpUrl(),
+    /** The first entry chooses how the client authenticates at the token endpoint; absent: client_secret_basic. */
+    authorizationServerMetadata: z
+      .strictObject({ token_endpoint_auth_methods_supported: z.array(TokenEndpointAuthMethod).min(1) })
+      .optional(),
   })
   .meta({ id: 'ResourceOwnerPasswordData' });
 export type ResourceOwnerPasswordData = z.infer<typeof ResourceOwnerPasswordData>;
+
+/** A claim or body parameter value: a claim keeps its JSON type, a form parameter is sent as its string form. */
+const jwtValue = () => z.union([z.string(), z.number(), z.boolean()]);
 
 /** docs/environment-api.md decides the JWT bearer fields the specification leaves to the connector. */
 export const JwtBearerData = z
@@ -84,12 +91,12 @@ export const JwtBearerData = z
       algorithm: z.literal('RS256'),
       privateKey: secret().regex(/-----BEGIN [A-Z ]*PRIVATE KEY-----/, 'a PEM private key'),
     }),
-    jwtPayload: z.record(z.string().min(1), z.union([z.string(), z.number(), z.boolean()])),
+    jwtPayload: z.record(z.string().min(1), jwtValue()),
     jwtTokenParamName: z
       .string()
       .regex(/^[A-Za-z0-9._~-]{1,64}$/, 'a body parameter name')
       .default('assertion'),
-    requestBodyParams: z.record(z.string().min(1), z.string()).optional(),
+    requestBodyParams: z.record(z.string().min(1), jwtValue()).optional(),
   })
   .meta({ id: 'JwtBearerData' });
 export type JwtBearerData = z.infer<typeof JwtBearerData>;

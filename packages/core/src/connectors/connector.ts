@@ -31,10 +31,35 @@ export const PublishConnectorBody = z
     apiVersion: z.string().max(64).optional(),
     allowedDomains: z.array(AllowedDomain).min(1).max(100),
     proxyOptions: ProxyOptions.optional(),
-    supportedAuth: z.array(AuthType).max(5),
+    supportedAuth: z
+      .array(AuthType)
+      .max(5)
+      .optional()
+      .describe('Absent: all five types on publish; on republish, the stored list stays.'),
+    enabled: z
+      .boolean()
+      .optional()
+      .describe('Absent: true on publish; on republish, the stored value stays.'),
   })
   .meta({ id: 'PublishConnectorBody' });
 export type PublishConnectorBody = z.infer<typeof PublishConnectorBody>;
+
+/** A read-only field of the Connector record: the platform's CLI sends a GET reply back, so it is accepted and ignored. */
+const ignored = (field: string) =>
+  z.unknown().optional().describe(`Read-only ${field} of the Connector: ignored.`);
+
+/**
+ * Body of `PUT /connectors/{connectorId}` (republish): the publish body, plus `default`, plus the Connector's
+ * read-only fields, which the platform's own CLI sends because it merges the GET reply into the body.
+ */
+export const RepublishConnectorBody = PublishConnectorBody.extend({
+  default: z.boolean().optional().describe('Absent: the stored value stays.'),
+  id: ignored('id'),
+  supportedAuthentication: ignored('supportedAuthentication'),
+  createdAt: ignored('createdAt'),
+  updatedAt: ignored('updatedAt'),
+}).meta({ id: 'RepublishConnectorBody' });
+export type RepublishConnectorBody = z.infer<typeof RepublishConnectorBody>;
 
 export const PatchConnectorBody = z
   .strictObject({

@@ -26,13 +26,46 @@ export const TemplatePage = z
   })
   .meta({ id: 'TemplatePage' });
 
+/** Largest template document: its JSON text, in UTF-8 bytes. */
+export const TEMPLATE_CONTENT_MAX_BYTES = 5 * 1024 * 1024;
+
+/** Deepest nesting of a template document: deeper JSON would exhaust the stack of whatever walks it. */
+export const TEMPLATE_CONTENT_MAX_DEPTH = 512;
+
+/** Whether `value` nests arrays and objects at most `limit` deep; iterative, so any depth is safe to check. */
+const nestsAtMost = (value: unknown, limit: number): boolean => {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [node, depth] = pending.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= limit) return false;
+    for (const child of Object.values(node)) pending.push([child, depth + 1]);
+  }
+  return true;
+};
+
+/**
+ * The template document: any JSON value (it arrives parsed from JSON), at most 5 MiB as JSON text and at most 512
+ * levels deep.
+ */
+export const TemplateContent = z
+  .unknown()
+  .refine((value) => nestsAtMost(value, TEMPLATE_CONTENT_MAX_DEPTH), {
+    message: `at most ${TEMPLATE_CONTENT_MAX_DEPTH} levels of nesting`,
+    abort: true,
+  })
+  .refine((value) => new TextEncoder().encode(JSON.stringify(value)).length <= TEMPLATE_CONTENT_MAX_BYTES, {
+    message: 'at most 5 MiB of JSON',
+  })
+  .meta({ id: 'TemplateContent', description: 'The template document: any JSON value, at most 5 MiB.' });
+
 export const CreateTemplateBody = z
-  .strictObject({ name: z.string().trim().min(1).max(200), content: z.string().max(900_000).optional() })
+  .strictObject({ name: z.string().trim().min(1).max(200), content: TemplateContent.optional() })
   .meta({ id: 'CreateTemplateBody' });
 export const UpdateTemplateBody = z
   .strictObject({
     name: z.string().trim().min(1).max(200).optional(),
-    content: z.string().max(900_000).optional(),
+    content: TemplateContent.optional(),
   })
   .meta({ id: 'UpdateTemplateBody' });
 export const TemplateTagsBody = z
@@ -65,6 +98,17 @@ export const SubjectTypesUpdateBody = z
       .max(1000),
   })
   .meta({ id: 'SubjectTypesUpdateBody' });
+/** The id an external media's own source gives it: 1–256 characters, none of them a control character. */
+export const ExternalMediaId = z
+  .string()
+  .refine((id) => {
+    const length = Array.from(id).length;
+    return length >= 1 && length <= 256;
+  }, '1 to 256 characters')
+  .regex(/^[^\p{Cc}]*$/u, 'no control characters')
+  .describe('The id the media source gives the asset: 1 to 256 characters, no control characters.');
+
+/** `id`: the media's uuid, or an external media's own id. */
 export const MediaSubjectTypes = z
-  .strictObject({ id: uuid(), subjectTypes: z.array(MediaSubjectType) })
+  .strictObject({ id: z.string(), subjectTypes: z.array(MediaSubjectType) })
   .meta({ id: 'MediaSubjectTypes' });

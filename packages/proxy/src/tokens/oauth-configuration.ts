@@ -1,3 +1,4 @@
+import { type TokenEndpointAuthMethod, tokenEndpointAuthMethodOf } from '@platform/core';
 import {
   allowInsecureRequests,
   type ClientAuth,
@@ -25,27 +26,45 @@ export const tokenEndpointOf = (auth: OAuthConfig): string =>
     ? auth.data.authorizationServerMetadata.token_endpoint
     : auth.data.tokenEndpoint;
 
+const clientAuthentication = (method: TokenEndpointAuthMethod, secret: string): ClientAuth =>
+  method === 'client_secret_post' ? ClientSecretPost(secret) : ClientSecretBasic(secret);
+
+/** The client and how it authenticates: the first `token_endpoint_auth_methods_supported` entry chooses. */
 const clientOf = (
   auth: OAuthConfig,
 ): { clientId: string; secret: string | undefined; method: ClientAuth } => {
   switch (auth.type) {
-    case 'oAuth2JwtBearer':
+    case 'oAuth2JwtBearer': {
+      const clientId = auth.data.requestBodyParams?.client_id;
       return {
-        clientId: auth.data.requestBodyParams?.client_id ?? 'jwt-bearer',
+        clientId: clientId === undefined ? 'jwt-bearer' : String(clientId),
         secret: undefined,
         method: noClientAuthentication,
       };
-    case 'oAuth2AuthorizationCode': {
-      const methods = auth.data.authorizationServerMetadata.token_endpoint_auth_methods_supported;
-      const postOnly = methods.length > 0 && methods.every((m) => m === 'client_secret_post');
-      const secret = auth.data.clientSecret;
+    }
+    case 'oAuth2AuthorizationCode':
       return {
         clientId: auth.data.clientId,
-        secret,
-        method: postOnly ? ClientSecretPost(secret) : ClientSecretBasic(secret),
+        secret: auth.data.clientSecret,
+        method: clientAuthentication(
+          tokenEndpointAuthMethodOf(
+            auth.data.authorizationServerMetadata.token_endpoint_auth_methods_supported,
+          ),
+          auth.data.clientSecret,
+        ),
       };
-    }
-    default:
+    case 'oAuth2ResourceOwnerPassword':
+      return {
+        clientId: auth.data.clientId,
+        secret: auth.data.clientSecret,
+        method: clientAuthentication(
+          tokenEndpointAuthMethodOf(
+            auth.data.authorizationServerMetadata?.token_endpoint_auth_methods_supported,
+          ),
+          auth.data.clientSecret,
+        ),
+      };
+    case 'oAuth2ClientCredentials':
       return {
         clientId: auth.data.clientId,
         secret: auth.data.clientSecret,

@@ -47,6 +47,10 @@ const toTokenSet = (response: TokenEndpointResponse, host: string, previousRefre
 
 const withScope = (scope: string | undefined): Record<string, string> => (scope ? { scope } : {});
 
+/** Form parameters are text: a number or boolean body parameter goes as its string form (`42`, `true`). */
+const asFormParameters = (params: Record<string, string | number | boolean> | undefined) =>
+  Object.fromEntries(Object.entries(params ?? {}).map(([name, value]) => [name, String(value)]));
+
 /** Runs the grant fixed by the type (docs/connector-auth.md rule 6). */
 export const runGrant = async (
   auth: OAuthConfig,
@@ -70,7 +74,7 @@ export const runGrant = async (
       case 'oAuth2JwtBearer': {
         const assertion = await signJwtAssertion(auth.data);
         response = await genericGrantRequest(config, 'urn:ietf:params:oauth:grant-type:jwt-bearer', {
-          ...auth.data.requestBodyParams,
+          ...asFormParameters(auth.data.requestBodyParams),
           [auth.data.jwtTokenParamName]: assertion,
         });
         break;

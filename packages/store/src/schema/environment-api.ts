@@ -133,7 +133,8 @@ export const templates = pgTable(
       .notNull()
       .references(() => environments.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
-    content: text('content').notNull().default(''),
+    /** The template document as JSON text (any JSON value), kept as written so key order survives. */
+    content: text('content').notNull().default('null'),
     createdAt: ts('created_at').notNull(),
     contentModifiedAt: ts('content_modified_at').notNull(),
   },
@@ -177,7 +178,10 @@ export const subjectTypes = pgTable(
   (t) => [uniqueIndex('subject_types_environment_name').on(t.environmentId, t.name)],
 );
 
-/** Media and external media assets; `external` tells them apart. */
+/**
+ * Media and external media assets; `external` tells them apart. An external asset is known by the id its own
+ * source gives it (`externalId`, opaque, unique per environment); `id` is then only the row's key.
+ */
 export const media = pgTable(
   'media',
   {
@@ -186,10 +190,14 @@ export const media = pgTable(
       .notNull()
       .references(() => environments.id, { onDelete: 'cascade' }),
     external: boolean('external').notNull(),
+    externalId: text('external_id'),
     name: text('name').notNull(),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [index('media_environment').on(t.environmentId)],
+  (t) => [
+    index('media_environment').on(t.environmentId),
+    uniqueIndex('media_external_id').on(t.environmentId, t.externalId),
+  ],
 );
 
 export const mediaSubjectTypes = pgTable(

@@ -5,11 +5,15 @@ import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
 import { type PublishConnectorInput, toConnector, toDefinition } from './schemas.ts';
 
-/** `POST .../connectors`: publishes a new connector, enabled, without authorization (docs/connector-auth.md rule 1). */
+/**
+ * `POST .../connectors`: publishes a new connector without authorization (docs/connector-auth.md rule 1); enabled
+ * unless the body says `enabled: false`, as the platform's own CLI does.
+ */
 export const publishConnector: Service<PublishConnectorInput, Connector> = async (ctx, input) => {
   const { environment } = await writeEnvironment(ctx, input.environment);
   const row = await insertConnector(ctx.database.db, {
     ...toDefinition(input.body),
+    enabled: input.body.enabled ?? true,
     id: randomUUID(),
     environmentId: environment.id,
     now: ctx.now,

@@ -6,14 +6,17 @@ import { connectorNotFound, loadConnector } from './load.ts';
 import { type RepublishConnectorInput, toConnector, toDefinition } from './schemas.ts';
 
 /**
- * `PUT .../connectors/{connectorId}`: publishes a new version over the old one; `enabled`, `default` and the
- * authorizations stay. A version that drops a type an authorization uses is refused (409) rather than leaving a
- * configuration the connector no longer supports: delete that authorization first.
+ * `PUT .../connectors/{connectorId}`: publishes a new version over the old one; the authorizations stay, and so do
+ * `enabled`, `default` and `supportedAuth` unless the body gives them. The Connector's read-only fields (the
+ * platform's CLI sends the GET reply back) are ignored. A version that drops a type an authorization uses is
+ * refused (409) rather than leaving a configuration the connector no longer supports: delete that authorization
+ * first.
  */
 export const republishConnector: Service<RepublishConnectorInput, Connector> = async (ctx, input) => {
   const { environment } = await writeEnvironment(ctx, input.environment);
   const current = await loadConnector(ctx, environment.id, input.connectorId);
-  const definition = toDefinition(input.body);
+  const definition = toDefinition(input.body, current.supportedAuth);
+  const { enabled, default: isDefault } = input.body;
   const configured = await connectorAuthTypes(ctx.database.db, current.id);
   const dropped = configured.filter((auth) => !definition.supportedAuth.includes(auth.type as AuthType));
   if (dropped.length > 0) {
@@ -24,6 +27,8 @@ export const republishConnector: Service<RepublishConnectorInput, Connector> = a
   }
   const row = await updateConnector(ctx.database.db, environment.id, current.id, {
     ...definition,
+    ...(enabled === undefined ? {} : { enabled }),
+    ...(isDefault === undefined ? {} : { isDefault }),
     now: ctx.now,
   });
   if (!row) throw connectorNotFound(input.connectorId);

@@ -1,8 +1,9 @@
 import {
-  type AuthType,
+  AuthType,
   type Connector,
   type PatchConnectorBody,
   type PublishConnectorBody,
+  type RepublishConnectorBody,
   supportedAuthentication,
 } from '@platform/core';
 import type { ConnectorDefinition, ConnectorRow } from '@platform/store';
@@ -11,11 +12,17 @@ import type { ConnectorDefinition, ConnectorRow } from '@platform/store';
 export type EnvironmentInput = { environment: string };
 export type ConnectorInput = EnvironmentInput & { connectorId: string };
 export type PublishConnectorInput = EnvironmentInput & { body: PublishConnectorBody };
-export type RepublishConnectorInput = ConnectorInput & { body: PublishConnectorBody };
+export type RepublishConnectorInput = ConnectorInput & { body: RepublishConnectorBody };
 export type PatchConnectorInput = ConnectorInput & { body: PatchConnectorBody };
 
-/** The stored definition of a publish body; duplicates in `supportedAuth` and `allowedDomains` collapse. */
-export const toDefinition = (body: PublishConnectorBody): ConnectorDefinition => ({
+/**
+ * The stored definition of a publish body; duplicates in `supportedAuth` and `allowedDomains` collapse. An
+ * absent `supportedAuth` is `keep`: every type on publish, the stored list on republish.
+ */
+export const toDefinition = (
+  body: PublishConnectorBody,
+  keep: readonly string[] = AuthType.options,
+): ConnectorDefinition => ({
   name: body.name,
   description: body.description ?? null,
   version: body.version,
@@ -26,7 +33,7 @@ export const toDefinition = (body: PublishConnectorBody): ConnectorDefinition =>
   apiVersion: body.apiVersion ?? null,
   allowedDomains: [...new Set(body.allowedDomains.map((d) => d.toLowerCase()))],
   forwardedHeaders: body.proxyOptions?.forwardedHeaders ?? false,
-  supportedAuth: [...new Set(body.supportedAuth)],
+  supportedAuth: [...new Set(body.supportedAuth ?? keep)],
 });
 
 /** The Connector record of docs/environment-api.md: never the script's secrets, never an authorization's data. */

@@ -12,10 +12,13 @@ const createMediaOf =
   (kind: MediaKind): Service<CreateMediaInput, { id: string; name: string }> =>
   async (ctx, input) => {
     const { environment } = await writeEnvironment(ctx, input.environment);
+    const id = randomUUID();
     const row = await insertMedia(ctx.database.db, {
-      id: randomUUID(),
+      id,
       environmentId: environment.id,
       external: kind.external,
+      // An external asset registered here has no id from its source: its uuid serves as that id.
+      externalId: kind.external ? id : null,
       name: input.body.name,
       createdAt: ctx.now,
     });

@@ -1,5 +1,10 @@
 import { type FieldErrors, ValidationError } from '@platform/core';
-import { listSubjectTypes, mediaSubjectTypeStates, setMediaSubjectTypes } from '@platform/store';
+import {
+  listSubjectTypes,
+  mediaSubjectTypeStates,
+  setExternalMediaSubjectTypes,
+  setMediaSubjectTypes,
+} from '@platform/store';
 import type { Service, ServiceContext } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
 import { loadMedia } from './load.ts';
@@ -10,18 +15,22 @@ import {
   type UpdateMediaSubjectTypesInput,
 } from './schemas.ts';
 
-/** Every subject type of the environment with the asset's assignment (false where never set). */
+/**
+ * Every subject type of the environment with the asset's assignment (false where never set); `shownId` is the id
+ * the caller named the asset by (an external asset's own id).
+ */
 const subjectTypesOf = async (
   ctx: ServiceContext,
   environmentId: number,
   mediaId: string,
+  shownId: string,
 ): Promise<MediaSubjectTypesView> => {
   const all = await listSubjectTypes(ctx.database.db, environmentId);
   const states = new Map(
     (await mediaSubjectTypeStates(ctx.database.db, mediaId)).map((s) => [s.subjectTypeId, s]),
   );
   return {
-    id: mediaId,
+    id: shownId,
     subjectTypes: all.map(({ id, name }) => {
       const state = states.get(id);
       return {
@@ -37,13 +46,15 @@ const subjectTypesOf = async (
 /**
  * `PATCH .../media/{mediaId}` and `PUT .../external-media/{externalMediaId}/vision` `{subjectTypes: [{id, assigned}]}`:
  * sets one or many assignments at once and answers all of the asset's subject types. An unknown or repeated id →
- * 400 naming it (`subjectTypes[i].id`), and nothing is changed.
+ * 400 naming it (`subjectTypes[i].id`), and nothing is changed. Media must exist (404); an external asset is
+ * recorded by its first successful PUT, since its source, not the platform, creates it.
  */
 const updateSubjectTypesOf =
   (kind: MediaKind): Service<UpdateMediaSubjectTypesInput, MediaSubjectTypesView> =>
   async (ctx, input) => {
     const { environment } = await writeEnvironment(ctx, input.environment);
-    const asset = await loadMedia(ctx, environment.id, mediaIdOf(input), kind);
+    const shownId = mediaIdOf(input);
+    const asset = kind.external ? undefined : await loadMedia(ctx, environment.id, shownId, kind);
     const changes = input.body.subjectTypes.map((s) => ({
       subjectTypeId: s.id.toLowerCase(),
       assigned: s.assigned,
@@ -58,15 +69,26 @@ const updateSubjectTypesOf =
           `repeats subjectTypes[${earlier}].id; give each subject type once`,
         ];
     });
+    let mediaId = asset?.id;
     if (Object.keys(errors).length === 0) {
       // Seeds the standard set first, so an environment that has none can be given them in this same call.
       await listSubjectTypes(ctx.database.db, environment.id);
-      const { unknown } = await setMediaSubjectTypes(
-        ctx.database.db,
-        { environmentId: environment.id, mediaId: asset.id },
-        changes,
-        ctx.now,
-      );
+      const { db } = ctx.database;
+      const written: { unknown: string[]; mediaId?: string } = asset
+        ? await setMediaSubjectTypes(
+            db,
+            { environmentId: environment.id, mediaId: asset.id },
+            changes,
+            ctx.now,
+          )
+        : await setExternalMediaSubjectTypes(
+            db,
+            { environmentId: environment.id, externalId: shownId },
+            changes,
+            ctx.now,
+          );
+      const { unknown } = written;
+      mediaId ??= written.mediaId;
       changes.forEach(({ subjectTypeId }, i) => {
         if (unknown.includes(subjectTypeId)) {
           errors[`subjectTypes[${i}].id`] = [`no subject type ${subjectTypeId} in this environment`];
@@ -79,7 +101,8 @@ const updateSubjectTypesOf =
         errors,
       );
     }
-    return subjectTypesOf(ctx, environment.id, asset.id);
+    if (mediaId === undefined) throw new Error('the media asset was neither found nor recorded');
+    return subjectTypesOf(ctx, environment.id, mediaId, asset ? asset.id : shownId);
   };
 
 export const updateMediaSubjectTypes = updateSubjectTypesOf({ external: false });

@@ -5,14 +5,17 @@ import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
 import { type CreateTemplateInput, toTemplate } from './schemas.ts';
 
-/** `POST .../templates` `{name, content?}` → 201: created and content-modified at the same instant, no tags. */
+/**
+ * `POST .../templates` `{name, content?}` → 201: created and content-modified at the same instant, no tags. The
+ * document is stored as JSON text; without `content` it is `null`.
+ */
 export const createTemplate: Service<CreateTemplateInput, Template> = async (ctx, input) => {
   const { environment } = await writeEnvironment(ctx, input.environment);
   const row = await insertTemplate(ctx.database.db, {
     id: randomUUID(),
     environmentId: environment.id,
     name: input.body.name,
-    content: input.body.content ?? '',
+    content: JSON.stringify(input.body.content ?? null),
     createdAt: ctx.now,
     contentModifiedAt: ctx.now,
   });

@@ -9,9 +9,13 @@ export type ListTemplatesInput = EnvironmentInput & {
   nextPageToken?: string | undefined;
 };
 export type TemplateInput = EnvironmentInput & { templateId: string };
-export type CreateTemplateInput = EnvironmentInput & { body: { name: string; content?: string | undefined } };
+/** A template document: any JSON value (docs/environment-api.md). */
+export type TemplateDocument = unknown;
+export type CreateTemplateInput = EnvironmentInput & {
+  body: { name: string; content?: TemplateDocument | undefined };
+};
 export type UpdateTemplateInput = TemplateInput & {
-  body: { name?: string | undefined; content?: string | undefined };
+  body: { name?: string | undefined; content?: TemplateDocument | undefined };
 };
 export type SetTemplateTagsInput = TemplateInput & { body: { tagIds: string[] } };
 

@@ -13,10 +13,11 @@ export const updateTemplate: Service<UpdateTemplateInput, Template> = async (ctx
   const { environment } = await writeEnvironment(ctx, input.environment);
   const current = await loadTemplate(ctx, environment.id, input.templateId);
   const { name, content } = input.body;
-  const contentChanged = content !== undefined && content !== current.content;
   const row = await updateTemplateRow(ctx.database.db, environment.id, current.id, {
     ...(name === undefined ? {} : { name }),
-    ...(contentChanged ? { content, contentModifiedAt: ctx.now } : {}),
+    // The same JSON text means the same document: the store moves the date only when the text differs.
+    ...(content === undefined ? {} : { content: JSON.stringify(content) }),
+    now: ctx.now,
   });
   if (!row) throw templateNotFound(input.templateId);
   return withTags(ctx, row);

@@ -44,12 +44,12 @@ export const findConnector = async (
 
 export const insertConnector = async (
   db: Db,
-  values: ConnectorDefinition & { id: string; environmentId: number; now: Date },
+  values: ConnectorDefinition & { id: string; environmentId: number; enabled: boolean; now: Date },
 ): Promise<ConnectorRow> => {
   const { now, ...rest } = values;
   const [row] = await db
     .insert(connectors)
-    .values({ ...rest, enabled: true, isDefault: false, createdAt: now, updatedAt: now })
+    .values({ ...rest, isDefault: false, createdAt: now, updatedAt: now })
     .returning();
   return row!;
 };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { media, mediaSubjectTypes, subjectTypes } from '../../schema/environment-api.ts';
 import type { Db } from '../../types.ts';
@@ -9,7 +10,10 @@ export const insertMedia = async (db: Db, values: MediaRow): Promise<MediaRow> =
   return row!;
 };
 
-/** A media asset of this environment, of the kind asked for: an external one is not found as media, and back. */
+/**
+ * A media asset of this environment, of the kind asked for: a media asset by its uuid, an external one by the id
+ * its source gave it (exact, case-sensitive). An external one is not found as media, and back.
+ */
 export const findMedia = async (
   db: Db,
   environmentId: number,
@@ -19,7 +23,13 @@ export const findMedia = async (
   const [row] = await db
     .select()
     .from(media)
-    .where(and(eq(media.environmentId, environmentId), eq(media.id, mediaId), eq(media.external, external)))
+    .where(
+      and(
+        eq(media.environmentId, environmentId),
+        external ? eq(media.externalId, mediaId) : eq(media.id, mediaId),
+        eq(media.external, external),
+      ),
+    )
     .limit(1);
   return row;
 };
@@ -44,6 +54,39 @@ export const mediaSubjectTypeStates = async (
     .where(and(...conditions));
 };
 
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type Assignment = { subjectTypeId: string; assigned: boolean };
+
+/** The ids of `changes` that are not subject types of the environment. */
+const unknownSubjectTypes = async (
+  tx: Tx,
+  environmentId: number,
+  changes: readonly Assignment[],
+): Promise<string[]> => {
+  const ids = [...new Set(changes.map((c) => c.subjectTypeId))];
+  if (ids.length === 0) return [];
+  const known = new Set(
+    (
+      await tx
+        .select({ id: subjectTypes.id })
+        .from(subjectTypes)
+        .where(and(eq(subjectTypes.environmentId, environmentId), inArray(subjectTypes.id, ids)))
+    ).map((r) => r.id),
+  );
+  return ids.filter((id) => !known.has(id));
+};
+
+const writeAssignments = async (tx: Tx, mediaId: string, changes: readonly Assignment[], now: Date) => {
+  if (changes.length === 0) return;
+  await tx
+    .insert(mediaSubjectTypes)
+    .values(changes.map((c) => ({ mediaId, ...c, updatedAt: now })))
+    .onConflictDoUpdate({
+      target: [mediaSubjectTypes.mediaId, mediaSubjectTypes.subjectTypeId],
+      set: { assigned: sql`excluded.assigned`, updatedAt: now },
+    });
+};
+
 /**
  * Sets several assignments of one media asset at once, in one transaction. Every id must be a subject type of
  * the environment: the unknown ones are returned and nothing is written.
@@ -51,27 +94,46 @@ export const mediaSubjectTypeStates = async (
 export const setMediaSubjectTypes = (
   db: Db,
   target: { environmentId: number; mediaId: string },
-  changes: readonly { subjectTypeId: string; assigned: boolean }[],
+  changes: readonly Assignment[],
   now: Date,
 ): Promise<{ unknown: string[] }> =>
   db.transaction(async (tx) => {
-    const ids = [...new Set(changes.map((c) => c.subjectTypeId))];
-    const known = new Set(
-      (
-        await tx
-          .select({ id: subjectTypes.id })
-          .from(subjectTypes)
-          .where(and(eq(subjectTypes.environmentId, target.environmentId), inArray(subjectTypes.id, ids)))
-      ).map((r) => r.id),
-    );
-    const unknown = ids.filter((id) => !known.has(id));
-    if (unknown.length > 0 || changes.length === 0) return { unknown };
-    await tx
-      .insert(mediaSubjectTypes)
-      .values(changes.map((c) => ({ mediaId: target.mediaId, ...c, updatedAt: now })))
-      .onConflictDoUpdate({
-        target: [mediaSubjectTypes.mediaId, mediaSubjectTypes.subjectTypeId],
-        set: { assigned: sql`excluded.assigned`, updatedAt: now },
-      });
+    const unknown = await unknownSubjectTypes(tx, target.environmentId, changes);
+    if (unknown.length === 0) await writeAssignments(tx, target.mediaId, changes, now);
     return { unknown };
+  });
+
+/**
+ * The same for an external media asset named by its source's id: the first call records the asset (named by that
+ * id), in the same transaction, so a call refused for an unknown subject type records nothing either.
+ */
+export const setExternalMediaSubjectTypes = (
+  db: Db,
+  target: { environmentId: number; externalId: string },
+  changes: readonly Assignment[],
+  now: Date,
+): Promise<{ unknown: string[]; mediaId?: string }> =>
+  db.transaction(async (tx) => {
+    const unknown = await unknownSubjectTypes(tx, target.environmentId, changes);
+    if (unknown.length > 0) return { unknown };
+    const { environmentId, externalId } = target;
+    await tx
+      .insert(media)
+      .values({
+        id: randomUUID(),
+        environmentId,
+        external: true,
+        externalId,
+        name: externalId,
+        createdAt: now,
+      })
+      .onConflictDoNothing({ target: [media.environmentId, media.externalId] });
+    const [row] = await tx
+      .select({ id: media.id })
+      .from(media)
+      .where(and(eq(media.environmentId, environmentId), eq(media.externalId, externalId)))
+      .limit(1);
+    if (!row) throw new Error('the external media row was not written');
+    await writeAssignments(tx, row.id, changes, now);
+    return { unknown, mediaId: row.id };
   });

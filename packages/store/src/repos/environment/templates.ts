@@ -1,8 +1,11 @@
-import { and, asc, eq, exists, gt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, exists, getTableColumns, gt, or, type SQL, sql } from 'drizzle-orm';
 import { templates, templateTags } from '../../schema/environment-api.ts';
 import type { Db } from '../../types.ts';
 
-export type TemplateRow = typeof templates.$inferSelect;
+/** A template without its document: listings and records never carry the (up to 5 MiB) content. */
+export type TemplateRow = Omit<typeof templates.$inferSelect, 'content'>;
+
+const { content: _content, ...recordColumns } = getTableColumns(templates);
 
 /** Where a page starts: after the template with this name and id (the listing order). */
 export type TemplateCursor = { name: string; id: string };
@@ -47,7 +50,7 @@ export const listTemplates = async (
     );
   }
   const rows = await db
-    .select()
+    .select(recordColumns)
     .from(templates)
     .where(and(...conditions))
     .orderBy(nameC, asc(templates.id))
@@ -61,30 +64,60 @@ export const findTemplate = async (
   templateId: string,
 ): Promise<TemplateRow | undefined> => {
   const [row] = await db
-    .select()
+    .select(recordColumns)
     .from(templates)
     .where(and(eq(templates.environmentId, environmentId), eq(templates.id, templateId)))
     .limit(1);
   return row;
 };
 
-export const insertTemplate = async (db: Db, values: TemplateRow): Promise<TemplateRow> => {
-  const [row] = await db.insert(templates).values(values).returning();
+/** The document of a template, as the JSON text it was stored as; undefined when there is no such template. */
+export const findTemplateContent = async (
+  db: Db,
+  environmentId: number,
+  templateId: string,
+): Promise<string | undefined> => {
+  const [row] = await db
+    .select({ content: templates.content })
+    .from(templates)
+    .where(and(eq(templates.environmentId, environmentId), eq(templates.id, templateId)))
+    .limit(1);
+  return row?.content;
+};
+
+export const insertTemplate = async (
+  db: Db,
+  values: typeof templates.$inferInsert & { content: string },
+): Promise<TemplateRow> => {
+  const [row] = await db.insert(templates).values(values).returning(recordColumns);
   return row!;
 };
 
+/**
+ * Renames a template and/or replaces its document (JSON text). `contentModifiedAt` takes `now` only when the
+ * text differs from the stored one, compared in the same statement, so two writers cannot both miss a change.
+ */
 export const updateTemplate = async (
   db: Db,
   environmentId: number,
   templateId: string,
-  changes: Partial<Pick<TemplateRow, 'name' | 'content' | 'contentModifiedAt'>>,
+  changes: { name?: string; content?: string; now: Date },
 ): Promise<TemplateRow | undefined> => {
-  if (Object.keys(changes).length === 0) return findTemplate(db, environmentId, templateId);
+  const { name, content, now } = changes;
+  if (name === undefined && content === undefined) return findTemplate(db, environmentId, templateId);
   const [row] = await db
     .update(templates)
-    .set(changes)
+    .set({
+      ...(name === undefined ? {} : { name }),
+      ...(content === undefined
+        ? {}
+        : {
+            content,
+            contentModifiedAt: sql`case when ${templates.content} is distinct from ${content} then ${now.toISOString()}::timestamptz else ${templates.contentModifiedAt} end`,
+          }),
+    })
     .where(and(eq(templates.environmentId, environmentId), eq(templates.id, templateId)))
-    .returning();
+    .returning(recordColumns);
   return row;
 };
 
