@@ -29,4 +29,16 @@ describe('parseDataFile', () => {
       'renderEvents[11000].at',
     ]);
   });
+
+  it('refuses U+0000 and lone surrogates anywhere in the file, named by their path', async () => {
+    const events: unknown[] = Array.from({ length: 6_000 }, (_, i) => event(i));
+    events[5_500] = { ...event(0), kind: 'P\u0000df' };
+    const parsed = await parseDataFile({
+      users: [{ id: 'auth0|\ud800', email: 'a@example.com', firstName: 'A', lastName: 'B' }],
+      renderEvents: events,
+    });
+    expect(parsed.success).toBe(false);
+    if (parsed.success) return;
+    expect(Object.keys(fieldErrors(parsed.error))).toEqual(['users[0].id', 'renderEvents[5500].kind']);
+  });
 });
