@@ -20,6 +20,8 @@ export const isWellFormedText = (value: string): boolean => !MALFORMED.test(valu
  * Iterative, so a deeply nested body cannot exhaust the stack.
  */
 export const malformedTextErrors = (value: unknown, rootName = '(root)'): FieldErrors => {
+  // Every request's path and query parameters pass here: a flat object of good strings costs no allocation.
+  if (isFlatAndWellFormed(value)) return NONE;
   const errors: FieldErrors = {};
   // Each entry links to its parent: the path is built only for a bad string, so deep nesting stays linear.
   type Entry = { value: unknown; key?: PropertyKey; parent?: Entry };
@@ -47,4 +49,15 @@ export const malformedTextErrors = (value: unknown, rootName = '(root)'): FieldE
     }
   }
   return errors;
+};
+
+const NONE: FieldErrors = Object.freeze({}) as FieldErrors;
+
+const isFlatAndWellFormed = (value: unknown): boolean => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key];
+    if (typeof child !== 'string' || !isWellFormedText(key) || !isWellFormedText(child)) return false;
+  }
+  return true;
 };

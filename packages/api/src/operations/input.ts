@@ -20,11 +20,10 @@ const bodyNames = (errors: Record<string, string[]>) =>
  * each (docs/errors.md): one rule for every operation of every transport, before the operation's own schema.
  */
 const rejectMalformedText = (raw: RawRequest) => {
-  const errors = {
-    ...malformedTextErrors(raw.params),
-    ...malformedTextErrors(raw.query),
-    ...(raw.hasBody && !raw.bodyTextChecked ? bodyNames(malformedTextErrors(raw.body, 'body')) : {}),
-  };
+  const params = malformedTextErrors(raw.params);
+  const query = malformedTextErrors(raw.query);
+  const body = raw.hasBody && !raw.bodyTextChecked ? bodyNames(malformedTextErrors(raw.body, 'body')) : {};
+  const errors = { ...params, ...query, ...body };
   const names = Object.keys(errors);
   if (names.length > 0) {
     throw new ValidationError(
