@@ -2,12 +2,12 @@ import { chmod, rm } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import { join } from 'node:path';
 import { isServiceError } from '@platform/core';
-import { type Database, importDataFile } from '@platform/store';
+import { type Database, exportDataFile, importDataFile } from '@platform/store';
 import type { Logger } from 'pino';
 
 /**
- * PGlite belongs to one process, so `platform-server import` cannot open the embedded database beside a running
- * server. The server listens on a Unix socket in DATA_DIR instead, readable by its own user only: whoever may read the
+ * PGlite belongs to one process, so `platform-server import` and `export` cannot open the embedded database beside
+ * a running server. The server listens on a Unix socket in DATA_DIR instead, readable by its own user only: whoever may read the
  * data folder may import into it, whatever issuer the HTTP API trusts.
  */
 export const importSocketPath = (dataDir: string): string => join(dataDir, 'import.sock');
@@ -28,7 +28,16 @@ export const listenImportSocket = async (
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
-    if (req.method !== 'POST' || req.url !== '/import') return answer(404, { message: 'POST /import only' });
+    if (req.method === 'GET' && req.url === '/export') {
+      try {
+        return answer(200, await exportDataFile(database.db));
+      } catch (error) {
+        log.error({ err: { message: (error as Error).message } }, 'export failed');
+        return answer(500, { message: (error as Error).message });
+      }
+    }
+    if (req.method !== 'POST' || req.url !== '/import')
+      return answer(404, { message: 'POST /import or GET /export only' });
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of req) {
@@ -46,8 +55,10 @@ export const listenImportSocket = async (
     } catch (error) {
       if (isServiceError(error))
         return answer(error.status, { message: error.message, errors: error.errors });
-      log.error({ err: { message: (error as Error).message } }, 'import failed');
-      answer(500, { message: 'The import failed unexpectedly; nothing was imported.' });
+      // Refusals of the data are ValidationErrors already; what is left is the server's own trouble, told as it is.
+      const reason = (error as Error).message;
+      log.error({ err: { message: reason } }, 'import failed');
+      answer(500, { message: `The import failed: ${reason}. Nothing was imported.` });
     }
   });
   await new Promise<void>((resolve, reject) => {
@@ -65,14 +76,25 @@ export const listenImportSocket = async (
 export const sendToImportSocket = (
   dataDir: string,
   body: string,
+): Promise<{ status: number; body: unknown }> => askImportSocket(dataDir, 'POST', '/import', body);
+
+/** The client side of `platform-server export`: the running server's data file. */
+export const readExportSocket = (dataDir: string): Promise<{ status: number; body: unknown }> =>
+  askImportSocket(dataDir, 'GET', '/export');
+
+const askImportSocket = (
+  dataDir: string,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: string,
 ): Promise<{ status: number; body: unknown }> =>
   new Promise((resolve, reject) => {
     const req = request(
       {
         socketPath: importSocketPath(dataDir),
-        method: 'POST',
-        path: '/import',
-        headers: { 'content-type': 'application/json' },
+        method,
+        path,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
       },
       (res) => {
         let text = '';

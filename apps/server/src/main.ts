@@ -1,9 +1,5 @@
 import { parseArgs } from 'node:util';
 import { isServiceError } from '@platform/core';
-import { importFile } from './commands/import.ts';
-import { migrate } from './commands/migrate.ts';
-import { start } from './commands/start.ts';
-import { token } from './commands/token.ts';
 import { UsageError } from './commands/usage-error.ts';
 import { ConfigError } from './config.ts';
 
@@ -13,9 +9,10 @@ Commands:
   start                                     run the platform (what npm start runs)
   migrate                                   apply database migrations and exit
   import FILE                               upsert a data file (all or nothing; idempotent)
+  export [FILE]                             write what the database holds as a data file (stdout without FILE)
   token --sub ID [--roles a,b] [--ttl 1h]   mint a development token (not in production)
 
-Configuration comes from environment variables: see README.md.`;
+Configuration comes from environment variables: see docs/configuration.md.`;
 
 const run = async (argv: string[]): Promise<void> => {
   const { positionals, values } = parseArgs({
@@ -33,15 +30,18 @@ const run = async (argv: string[]): Promise<void> => {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
+  // Each command loads only its own modules: `token` needs neither the database nor the HTTP stack.
   switch (command ?? 'start') {
     case 'start':
-      return start();
+      return (await import('./commands/start.ts')).start();
     case 'migrate':
-      return migrate();
+      return (await import('./commands/migrate.ts')).migrate();
     case 'import':
-      return importFile(rest[0]);
+      return (await import('./commands/import.ts')).importFile(rest[0]);
+    case 'export':
+      return (await import('./commands/export.ts')).exportFile(rest[0]);
     case 'token':
-      return token(values);
+      return (await import('./commands/token.ts')).token(values);
     default:
       throw new UsageError(`Unknown command '${command}'. Run platform-server --help.`);
   }

@@ -1,6 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type Server, STATUS_CODES } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import {
   createApp,
@@ -41,51 +47,102 @@ export type Platform = {
   readonly database: Database;
   readonly devIssuer: DevIssuer | undefined;
   readonly demoLoaded: boolean;
+  /** Milliseconds each phase of the start took (docs/configuration.md, "Start-up"). */
+  readonly phases: StartPhases;
   close(): Promise<void>;
 };
+
+export type StartPhases = Record<
+  'database' | 'migrations' | 'demoData' | 'secretsKey' | 'changeWatch' | 'listen' | 'issuerKey' | 'announce',
+  number
+>;
 
 /**
  * Composes the platform: database (migrated, demo data when asked), secrets, token verification, the REST + tRPC
  * application and the connector proxy, on one HTTP server.
+ *
+ * Ready means ready: everything that answers requests is prepared before the port opens. Only what depends on
+ * the address the port got (PORT=0) is made once it is bound, within milliseconds; requests that arrive in
+ * that moment wait and are then answered, after `announce` (server.json and the banner), never before.
  */
 export const startPlatform = async (
   config: Config,
   log: Logger,
   /** An already opened database (tests); otherwise the configured one is opened. */
   opened?: Database,
+  /** Runs once the platform answers, before the first request is handed to it. */
+  announce?: (platform: Platform) => Promise<void>,
 ): Promise<Platform> => {
+  const phases = {} as StartPhases;
+  const timed = async <T>(phase: keyof StartPhases, work: () => Promise<T>): Promise<T> => {
+    const begin = performance.now();
+    try {
+      return await work();
+    } finally {
+      phases[phase] = Math.round(performance.now() - begin);
+    }
+  };
+  // The secrets key is read while the database opens: neither waits for the other.
+  const secretsKey = config.secretsKey
+    ? Promise.resolve(config.secretsKey)
+    : timed('secretsKey', () => loadOrCreateSecretsKey(config.dataDir));
+  secretsKey.catch(() => {});
   const database =
-    opened ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    opened ??
+    (await timed('database', () =>
+      openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+    ));
+  phases.database ??= 0;
+  const server = createServer(connectionSettings(config));
+  server.maxConnections = config.maxConnections;
+  const cleanups: (() => Promise<void>)[] = [];
   try {
-    await migrate(database);
-    const demoLoaded = config.demoData ? (await seedDemoData(database, new Date())) !== undefined : false;
-    const secrets = createSecretBox(config.secretsKey ?? (await loadOrCreateSecretsKey(config.dataDir)));
+    await timed('migrations', () => migrate(database));
+    const demoLoaded = await timed('demoData', async () =>
+      config.demoData ? (await seedDemoData(database, new Date())) !== undefined : false,
+    );
+    const secrets = createSecretBox(await secretsKey);
+    phases.secretsKey ??= 0;
 
-    const server = createServer(connectionSettings(config));
-    server.maxConnections = config.maxConnections;
+    const metrics = new Registry();
+    // Reads answered from memory until a write: this process's own (the transports drop the cache after each
+    // non-GET operation) or anyone's (the database's change notifications). Not while notifications could be missed.
+    let live = () => false;
+    const reads = createReadCache({ max: READ_CACHE_ENTRIES, live: () => live() });
+    const changes = await timed('changeWatch', () => database.watchChanges(() => reads.invalidate()));
+    cleanups.push(() => changes.stop());
+    live = () => changes.live;
+    if (!config.databaseUrl) {
+      cleanups.push(await listenImportSocket(config.dataDir, database, log, () => reads.invalidate()));
+    }
+
     server.on('clientError', answerClientError);
-    server.listen(config.port, config.host);
-    await once(server, 'listening');
+    const held: [IncomingMessage, ServerResponse][] = [];
+    const hold = (req: IncomingMessage, res: ServerResponse) => void held.push([req, res]);
+    server.on('request', hold);
+    await timed('listen', async () => {
+      server.listen(config.port, config.host);
+      await once(server, 'listening');
+    });
     const url = publicUrlOf(config, (server.address() as AddressInfo).port);
 
     let devIssuer: DevIssuer | undefined;
     let verifier: TokenVerifier;
     if (config.authIssuer) {
       verifier = createTokenVerifier({ issuer: config.authIssuer, audience: config.authAudience });
+      phases.issuerKey = 0;
     } else {
-      devIssuer = await createDevIssuer({
-        dataDir: config.dataDir,
-        issuer: url,
-        audience: config.authAudience,
-      });
+      const issuer = await timed('issuerKey', () =>
+        createDevIssuer({ dataDir: config.dataDir, issuer: url, audience: config.authAudience }),
+      );
+      devIssuer = issuer;
       verifier = createTokenVerifier({
-        issuer: devIssuer.issuer,
+        issuer: issuer.issuer,
         audience: config.authAudience,
-        keys: devIssuer.keys,
+        keys: issuer.keys,
       });
     }
 
-    const metrics = new Registry();
     const proxy = createProxy({
       database,
       secrets,
@@ -94,12 +151,7 @@ export const startPlatform = async (
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
       publicUrl: url,
     });
-    // Reads answered from memory until a write: this process's own (the transports drop the cache after each
-    // non-GET operation) or anyone's (the database's change notifications). Not while notifications could be missed.
-    let live = () => false;
-    const reads = createReadCache({ max: READ_CACHE_ENTRIES, live: () => live() });
-    const changes = await database.watchChanges(() => reads.invalidate());
-    live = () => changes.live;
+    cleanups.unshift(() => proxy.close());
     const deps = {
       idleTimeoutMs: config.idleTimeoutMs,
       database,
@@ -122,11 +174,6 @@ export const startPlatform = async (
       mountRaw: (app) => mountProxy(app, deps, proxy.handle),
       mountExtra: (app) => mountDocuments(app, { deps, operations, metrics, devIssuer, serverUrl: url }),
     });
-    server.on('request', app);
-
-    const closeImportSocket = config.databaseUrl
-      ? undefined
-      : await listenImportSocket(config.dataDir, database, log, () => reads.invalidate());
 
     let closing: Promise<void> | undefined;
     const close = () => {
@@ -137,16 +184,22 @@ export const startPlatform = async (
         const deadline = setTimeout(() => server.closeAllConnections(), 10_000);
         await closed;
         clearTimeout(deadline);
-        await proxy.close();
-        await changes.stop();
-        await closeImportSocket?.();
+        for (const cleanup of cleanups) await cleanup();
         // A database handed in belongs to the caller, who closes it.
         if (!opened) await database.close();
       })();
       return closing;
     };
-    return { url, server, database, devIssuer, demoLoaded, close };
+    const platform: Platform = { url, server, database, devIssuer, demoLoaded, phases, close };
+    await timed('announce', async () => announce?.(platform));
+    server.off('request', hold);
+    server.on('request', app);
+    for (const [req, res] of held.splice(0)) app(req, res);
+    return platform;
   } catch (error) {
+    server.close(() => {});
+    server.closeAllConnections();
+    for (const cleanup of cleanups) await cleanup().catch(() => {});
     if (!opened) await database.close();
     throw error;
   }

@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -130,6 +130,19 @@ describe('the platform-server process', () => {
       headers: { authorization: `Bearer ${minted.stdout.trim()}` },
     });
     expect(((await response.json()) as { id: number }[]).map((s) => s.id)).toEqual([9902]);
+  });
+
+  it('exports through the running server, to a file or to stdout', async () => {
+    const file = join(dataDir, 'exported.json');
+    const written = await runBin(['export', file], { DATA_DIR: dataDir });
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stderr).toContain('exporting through it');
+    const exported = JSON.parse(await readFile(file, 'utf8')) as { subscriptions: { id: number }[] };
+    // The earlier import replaced the demo data: the server holds what it imported.
+    expect(exported.subscriptions.map((s) => s.id)).toEqual([9902]);
+    const printed = await runBin(['export'], { DATA_DIR: dataDir });
+    expect(printed.code).toBe(0);
+    expect(JSON.parse(printed.stdout)).toEqual(exported);
   });
 
   it('refuses a bad configuration naming the variable', async () => {

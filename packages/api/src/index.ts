@@ -10,4 +10,4 @@ export { sendProblem } from './rest/problem-response.ts';
 export { mountProxy, PROXY_PATH, type ProxyHandler } from './rest/proxy-route.ts';
 export type { AuthorizationCodeFlow, Caller, Service, ServiceContext } from './services/context.ts';
 export { createReadCache, type ReadCache } from './services/read-cache.ts';
-export { type AppRouter, createPlatformClient } from './trpc/client.ts';
+export type { AppRouter } from './trpc/app-router.ts';

@@ -23,7 +23,7 @@ const version = (): string => {
   return pkg.version ?? '0.0.0';
 };
 
-/** Commander's own messages can span lines; the contract wants one line, with the way to fix it. */
+/** Commander's own messages can span lines; docs/connector-cli.md promises one line, with the way to fix it. */
 const oneLine = (message: string, command: string): string =>
   `${message
     .trim()

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { describeModel } from './models/describe-model.ts';
 import { ProblemDetails, problem, statusTitle, statusType } from './problem.ts';
 
-// See docs/admin-api.md: every field optional and nullable, additional properties allowed.
+// See docs/errors.md: the specification's five fields optional and nullable, additional properties allowed; the
+// platform's own traceId and errors declared (optional, never null).
 describeModel('ProblemDetails', ProblemDetails, {
   example: {
     type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
@@ -10,6 +11,8 @@ describeModel('ProblemDetails', ProblemDetails, {
     status: 400,
     detail: 'groupBy is required.',
     instance: '/api/v1/environments/x/renders',
+    traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+    errors: { groupBy: ['groupBy is required: year or month.'] },
   },
   required: [],
   nullable: ['type', 'title', 'status', 'detail', 'instance'],
@@ -18,8 +21,9 @@ describeModel('ProblemDetails', ProblemDetails, {
     ['status', 2 ** 31, 'int32 overflow'],
     ['status', '400', 'a string'],
     ['title', 1, 'a number'],
+    ['errors', { groupBy: 'required' }, 'messages not in a list'],
   ],
-  valid: [['traceId', '4bf92f3577b34da6a3ce929d0e0e4736', 'an extension member']],
+  valid: [['errors', {}, 'no field named']],
 });
 
 describe('problem', () => {

@@ -1,16 +1,39 @@
 import { z } from 'zod';
 import type { FieldErrors } from './errors.ts';
 
-/** See docs/admin-api.md: every field optional and nullable; additional properties allowed. */
+/**
+ * See docs/errors.md: every field optional and nullable; additional properties allowed. Every error this
+ * platform answers also carries `traceId`, and a validation error `errors`.
+ */
 export const ProblemDetails = z
   .looseObject({
-    type: z.string().nullable().optional(),
-    title: z.string().nullable().optional(),
+    type: z.string().nullable().optional().describe('The RFC 9110 section of the status.'),
+    title: z.string().nullable().optional().describe("The status's reason phrase."),
     status: z.int32().nullable().optional(),
-    detail: z.string().nullable().optional(),
+    detail: z.string().nullable().optional().describe('What went wrong, as a sentence a person can act on.'),
     instance: z.string().nullable().optional(),
+    traceId: z
+      .string()
+      .optional()
+      .describe("The W3C trace id of the request (a valid incoming traceparent's, else a new one)."),
+    errors: z
+      .record(z.string(), z.array(z.string()))
+      .optional()
+      .describe('Validation errors: each bad parameter or field, by name or path, with its messages.'),
   })
-  .meta({ id: 'ProblemDetails' });
+  .meta({
+    id: 'ProblemDetails',
+    examples: [
+      {
+        type: 'https://tools.ietf.org/html/rfc9110#section-15.5.1',
+        title: 'Bad Request',
+        status: 400,
+        detail: 'The render query is not valid: groupBy must be year or month.',
+        traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
+        errors: { groupBy: ['groupBy must be year or month.'] },
+      },
+    ],
+  });
 export type ProblemDetails = z.infer<typeof ProblemDetails>;
 
 /** RFC 9110 section of each status docs/errors.md names. */

@@ -9,15 +9,25 @@ export const formatPath = (path: readonly PropertyKey[]): string =>
     return out === '' ? name : `${out}.${name}`;
   }, '');
 
+/** What an unknown key is called in `errors`; the data file adds the closest known key. */
+export type DescribeUnknownKey = (path: readonly PropertyKey[], key: string) => string;
+
 /** Every issue of a failed parse, keyed by the path it concerns (`prefix` names the whole input, such as `body`). */
-export const fieldErrors = (error: z.ZodError, prefix = ''): FieldErrors => {
+export const fieldErrors = (
+  error: z.ZodError,
+  prefix = '',
+  describeUnknownKey: DescribeUnknownKey = () => 'unknown field',
+): FieldErrors => {
   const out: FieldErrors = {};
   for (const issue of error.issues) {
     const paths =
       issue.code === 'unrecognized_keys' ? issue.keys.map((key) => [...issue.path, key]) : [issue.path];
     for (const path of paths) {
       const name = formatPath(path) || prefix || '(root)';
-      const message = issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message;
+      const message =
+        issue.code === 'unrecognized_keys'
+          ? describeUnknownKey(issue.path, String(path[path.length - 1]))
+          : issue.message;
       // Own properties only: a field named `constructor` or `__proto__` must not meet Object.prototype's.
       const list = Object.hasOwn(out, name) ? (out[name] ?? []) : [];
       list.push(message);
@@ -31,6 +41,20 @@ export const fieldErrors = (error: z.ZodError, prefix = ''): FieldErrors => {
 export const firstError = (error: z.ZodError): { path: string; message: string } => {
   const [name, messages] = Object.entries(fieldErrors(error))[0] ?? ['(root)', ['invalid']];
   return { path: name, message: messages[0] ?? 'invalid' };
+};
+
+/** Most problems a one-line report lists before it says how many more there are. */
+export const LISTED_ERRORS = 20;
+
+/**
+ * Every bad path with its first message, in order, on one line: the first `limit` of them, then
+ * `(and N more)`. A file with several mistakes is fixed in one pass rather than one run per mistake.
+ */
+export const listErrors = (errors: FieldErrors, limit = LISTED_ERRORS): string => {
+  const entries = Object.entries(errors);
+  const listed = entries.slice(0, limit).map(([path, messages]) => `${path}: ${messages[0] ?? 'invalid'}`);
+  const more = entries.length > limit ? ` (and ${entries.length - limit} more)` : '';
+  return `${listed.join('; ')}${more}`;
 };
 
 /** Parses or throws a ValidationError whose `errors` names every bad field. */

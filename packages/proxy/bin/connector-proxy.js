@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly: internal packages export source, not builds.
-import { register } from 'tsx/esm/api';
+// Runs the bundle the package's build writes (`npm ci` builds it): no TypeScript is compiled at start.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../src/main.ts');
+const main = new URL('../dist/main.js', import.meta.url);
+if (!existsSync(main)) {
+  process.stderr.write(`${main.pathname} is missing: run \`npm run build\` in the repository first.\n`);
+  process.exit(1);
+}
+await import(main.href);

@@ -1,5 +1,6 @@
 export { DEMO_OWNER_ID, demoDataFile } from './demo/demo-data-file.ts';
 export { seedDemoData } from './demo/seed-demo-data.ts';
+export { exportDataFile } from './export/export-data-file.ts';
 export { type ImportOptions, type ImportSummary, importDataFile } from './import/import-data-file.ts';
 export { migrate, migrationsFolder } from './migrate.ts';
 export { type OpenDatabaseOptions, openDatabase } from './open-database.ts';

@@ -1,12 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import pg from 'pg';
 import { CHANGES_CHANNEL } from './change-channel.ts';
 import { createKeyMutex } from './key-mutex.ts';
-import { watchPostgresChanges } from './postgres-change-watch.ts';
+import { copyPgliteTemplate } from './pglite-template.ts';
 import * as schema from './schema/index.ts';
 import type { Database, Db } from './types.ts';
 
@@ -17,6 +15,8 @@ export type OpenDatabaseOptions = {
   dataDir: string;
   /** Connections in the PostgreSQL pool (default 10). */
   poolSize?: number;
+  /** A new embedded database starts as a copy of the migrated template when there is a current one (default). */
+  fromTemplate?: boolean;
 };
 
 const isPostgresUrl = (url: string | undefined): url is string =>
@@ -25,9 +25,15 @@ const isPostgresUrl = (url: string | undefined): url is string =>
 export const openDatabase = async (options: OpenDatabaseOptions): Promise<Database> =>
   isPostgresUrl(options.databaseUrl)
     ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
-    : openPglite(options.dataDir);
+    : openPglite(options.dataDir, options.fromTemplate ?? true);
 
 const openPostgres = async (url: string, max: number): Promise<Database> => {
+  // Loaded only here: an embedded start does not spend its time loading the PostgreSQL driver.
+  const [{ default: pg }, { drizzle: drizzleNodePg }, { watchPostgresChanges }] = await Promise.all([
+    import('pg'),
+    import('drizzle-orm/node-postgres'),
+    import('./postgres-change-watch.ts'),
+  ]);
   const pool = new pg.Pool({ connectionString: url, max });
   // An idle client that loses its connection emits 'error' on the pool; unhandled, that would end the process.
   // The next query simply gets a fresh connection, so there is nothing to do here.
@@ -61,8 +67,10 @@ const openPostgres = async (url: string, max: number): Promise<Database> => {
   };
 };
 
-const openPglite = async (dataDir: string): Promise<Database> => {
+const openPglite = async (dataDir: string, fromTemplate: boolean): Promise<Database> => {
   const dir = join(dataDir, 'pglite');
+  await mkdir(dataDir, { recursive: true });
+  if (fromTemplate) copyPgliteTemplate(dir);
   await mkdir(dir, { recursive: true });
   const client = new PGlite(dir);
   await client.waitReady;

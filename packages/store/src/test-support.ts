@@ -105,7 +105,8 @@ const pgliteBackend = (): TestBackend => {
         pgliteTemplate ??= buildPgliteTemplate();
         await cp(join(await pgliteTemplate, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
       }
-      const database = await openDatabase({ dataDir });
+      // Unmigrated means empty: not the migrated template a new embedded database otherwise starts from.
+      const database = await openDatabase({ dataDir, fromTemplate: options.migrated !== false });
       return testDatabase(database, dataDir, undefined, () => rm(dataDir, { recursive: true, force: true }));
     },
   };

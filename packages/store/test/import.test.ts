@@ -128,6 +128,27 @@ describe.each(backends)('importDataFile on $name', (backend) => {
     expect(second.message).toMatch(/^subscriptions\[0\]\.environments\[2\]\.type: Invalid option/);
   });
 
+  it('refuses a misspelt key and a bad date, naming their paths and the key meant', async () => {
+    const file = smallFile() as unknown as {
+      subscriptions: (Record<string, unknown> & { environments: Record<string, unknown>[] })[];
+    };
+    const environment = file.subscriptions[0]!.environments[0]!;
+    environment.tecnicalName = environment.technicalName;
+    delete environment.technicalName;
+    file.subscriptions[0]!.startDate = '01/01/2025';
+    file.subscriptions[0]!.endDate = '2025-02-30';
+    const error = await rejection(importDataFile(database, file));
+    expect(error.errors).toEqual({
+      'subscriptions[0].startDate': ['must be a calendar date as yyyy-MM-dd'],
+      'subscriptions[0].endDate': ['must be a calendar date as yyyy-MM-dd'],
+      'subscriptions[0].environments[0].tecnicalName': ['unknown key; did you mean technicalName?'],
+    });
+    expect(error.message).toContain(
+      'subscriptions[0].environments[0].tecnicalName: unknown key; did you mean technicalName?',
+    );
+    expect((await tableCounts(database.db)).users).toBe(0);
+  });
+
   it('rejects broken references and duplicates, writing nothing', async () => {
     const file = smallFile();
     const [prod, sandbox] = file.subscriptions[0]!.environments;

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { ValidationError } from '@platform/core';
 import { importDataFile, migrate, openDatabase } from '@platform/store';
-import { loadConfig } from '../config.ts';
+import { type Config, loadConfig } from '../config.ts';
+import { acquireDataDirLock, DataDirBusyError, type DataDirLock, lockHolder } from '../data-dir-lock.ts';
 import { sendToImportSocket } from '../import-socket.ts';
-import { readServerFile } from '../server-file.ts';
 import { UsageError } from './usage-error.ts';
 
 const progress = (done: number, total: number) => {
@@ -27,26 +27,60 @@ const readDataFile = async (file: string): Promise<unknown> => {
   }
 };
 
+/** How long an import waits for a server that holds the data folder but does not listen yet. */
+const SERVER_START_WAIT_MS = 120_000;
+
 /**
- * `platform-server import FILE`: upsert a data file, all or nothing. With a server running on the embedded
- * database, the file goes through that server (one process owns PGlite); otherwise straight to the database.
+ * `platform-server import FILE`: upsert a data file, all or nothing. On the embedded database, the process that
+ * owns the data folder writes it: a running server (the file goes through its import socket), or, when none
+ * runs, this command, which holds the folder's lock meanwhile so that no server opens the database beside it.
  */
 export const importFile = async (file: string | undefined): Promise<void> => {
   if (!file) throw new UsageError('Name the data file: platform-server import FILE.');
   const config = loadConfig();
   const data = await readDataFile(file);
-  const running = config.databaseUrl ? undefined : await readServerFile(config.dataDir);
-  if (running) {
-    await importThroughServer(running.url, data, config.dataDir);
-    return;
+  let lock: DataDirLock | undefined;
+  if (!config.databaseUrl) {
+    const owner = await takeOrFindOwner(config);
+    if (typeof owner === 'string') {
+      await importThroughServer(owner, data, config.dataDir);
+      return;
+    }
+    lock = owner;
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
-    await migrate(database);
-    const summary = await importDataFile(database, data, { onProgress: progress });
-    process.stdout.write(`Imported ${file}: ${JSON.stringify(summary)}\n`);
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    try {
+      await migrate(database);
+      const summary = await importDataFile(database, data, { onProgress: progress });
+      process.stdout.write(`Imported ${file}: ${JSON.stringify(summary)}\n`);
+    } finally {
+      await database.close();
+    }
   } finally {
-    await database.close();
+    await lock?.release();
+  }
+};
+
+/** The data folder's lock, or the address of the server that holds it (once that server listens). */
+const takeOrFindOwner = async (config: Config): Promise<DataDirLock | string> => {
+  const deadline = Date.now() + SERVER_START_WAIT_MS;
+  for (;;) {
+    let holder = await lockHolder(config.dataDir);
+    if (!holder) {
+      try {
+        return await acquireDataDirLock(config.dataDir, 'import', (line) =>
+          process.stderr.write(`${line}\n`),
+        );
+      } catch (error) {
+        if (!(error instanceof DataDirBusyError)) throw error;
+        holder = error.holder;
+      }
+    }
+    if (holder.command !== 'start') throw new DataDirBusyError(config.dataDir, holder);
+    if (holder.url) return holder.url;
+    if (Date.now() > deadline) throw new DataDirBusyError(config.dataDir, holder);
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 };
 

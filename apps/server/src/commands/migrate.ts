@@ -1,19 +1,23 @@
 import { migrate as applyMigrations, openDatabase } from '@platform/store';
 import { loadConfig } from '../config.ts';
-import { readServerFile } from '../server-file.ts';
-import { UsageError } from './usage-error.ts';
+import { acquireDataDirLock } from '../data-dir-lock.ts';
 
 /** `platform-server migrate`: apply migrations and exit. */
 export const migrate = async (): Promise<void> => {
   const config = loadConfig();
-  if (!config.databaseUrl && (await readServerFile(config.dataDir))) {
-    throw new UsageError('The server is running on this embedded database and has migrated it already.');
-  }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // A server that holds the embedded folder has migrated it at its start: the lock refuses, naming it.
+  const lock = config.databaseUrl
+    ? undefined
+    : await acquireDataDirLock(config.dataDir, 'migrate', (line) => process.stderr.write(`${line}\n`));
   try {
-    await applyMigrations(database);
-    process.stdout.write('Migrations applied.\n');
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    try {
+      await applyMigrations(database);
+      process.stdout.write('Migrations applied.\n');
+    } finally {
+      await database.close();
+    }
   } finally {
-    await database.close();
+    await lock?.release();
   }
 };

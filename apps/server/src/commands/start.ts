@@ -1,20 +1,53 @@
 import { DEMO_OWNER_ID } from '@platform/store';
 import { type Config, loadConfig } from '../config.ts';
+import { acquireDataDirLock } from '../data-dir-lock.ts';
 import { createLogger } from '../logger.ts';
-import { startPlatform } from '../platform.ts';
+import { type Platform, startPlatform } from '../platform.ts';
 import { removeServerFile, writeServerFile } from '../server-file.ts';
 
 /** `platform-server start`: serve until SIGTERM/SIGINT, then shut down gracefully. */
 export const start = async (): Promise<void> => {
+  // Since the process started: Node itself and loading the program's modules.
+  const modules = Math.round(performance.now());
   const config: Config = loadConfig();
   const log = createLogger(config.logLevel);
-  const platform = await startPlatform(config, log);
-  await writeServerFile(config.dataDir, {
-    pid: process.pid,
-    url: platform.url,
-    embedded: !config.databaseUrl,
-  });
+  // PostgreSQL serves many replicas; an embedded database belongs to this process alone.
+  const lock = config.databaseUrl
+    ? undefined
+    : await acquireDataDirLock(config.dataDir, 'start', (line) => process.stderr.write(`${line}\n`));
+  let platform: Platform;
+  try {
+    platform = await startPlatform(config, log, undefined, async (platform) => {
+      await lock?.announce(platform.url);
+      await writeServerFile(config.dataDir, {
+        pid: process.pid,
+        url: platform.url,
+        embedded: !config.databaseUrl,
+      });
+      process.stdout.write(await banner(config, platform));
+    });
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+  log.info(
+    { url: platform.url, phases: { modules, ...platform.phases }, readyMs: Math.round(performance.now()) },
+    'started',
+  );
 
+  const shutdown = async (signal: string) => {
+    log.info({ signal }, 'shutting down');
+    await platform.close();
+    await removeServerFile(config.dataDir, process.pid);
+    await lock?.release();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+};
+
+/** Where to look, and a token of the development issuer when it runs. */
+const banner = async (config: Config, platform: Platform): Promise<string> => {
   const lines = [
     '',
     `  Platform API     ${platform.url}/api/v1/info`,
@@ -40,14 +73,5 @@ export const start = async (): Promise<void> => {
       '  More tokens: npx platform-server token --sub <user id> --roles platform:read,platform:write',
     );
   }
-  process.stdout.write(`${lines.join('\n')}\n\n`);
-
-  const shutdown = async (signal: string) => {
-    log.info({ signal }, 'shutting down');
-    await platform.close();
-    await removeServerFile(config.dataDir, process.pid);
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  return `${lines.join('\n')}\n\n`;
 };

@@ -1,4 +1,5 @@
-import { createDevIssuer } from '@platform/api';
+// The issuer alone, not the API's index: minting a token loads neither the HTTP stack nor the database.
+import { createDevIssuer } from '@platform/api/dev-issuer';
 import { loadConfig, publicUrlOf } from '../config.ts';
 import { readServerFile } from '../server-file.ts';
 import { UsageError } from './usage-error.ts';

@@ -1,4 +1,4 @@
-import { createPlatformClient } from '@platform/api';
+import { createPlatformClient } from '@platform/client';
 import { testBackends } from '@platform/store/testing';
 import { TRPCClientError } from '@trpc/client';
 import { describe, expect, it } from 'vitest';
@@ -81,7 +81,7 @@ describe.each(await testBackends())('errors and the tRPC transport on $name', (b
       await s.tp.call(`/api/v1/subscriptions/${SUB_A}/renders?groupBy=year&top=1`, { token: t }),
     );
     expect(
-      await client.subscriptions.renders.query({ subscriptionId: SUB_A, groupBy: 'year', top: '1' }),
+      await client.subscriptions.renders.query({ subscriptionId: SUB_A, groupBy: 'year', top: 1 }),
     ).toEqual(restRenders);
     expect(await client.environments.get.query({ environmentId: ENV_PROD })).toEqual(
       await json(await s.tp.call(`/api/v1/environments/${ENV_PROD}`, { token: t })),

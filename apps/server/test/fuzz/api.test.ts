@@ -78,15 +78,20 @@ type Generated = RawRequest & { caller: string };
 /** 16 MiB of JSON whitespace in 16 KiB of gzip: over every limit but the import's once decoded. */
 const COMPRESSED_BOMB = gzipSync(Buffer.alloc(16 * MiB, 0x20), { level: 9 });
 
+const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
+
+/** The operation table's operations; the proxy's path item is fuzzed on its own, below, with its own headers. */
 const operationsOf = (document: Document): Operation[] =>
   Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({
-      method: method.toUpperCase(),
-      path,
-      parameters: op.parameters ?? [],
-      ...(op.requestBody ? { body: op.requestBody.content['application/json']?.schema ?? {} } : {}),
-      statuses: Object.keys(op.responses).map(Number),
-    })),
+    Object.entries(methods)
+      .filter(([method]) => HTTP_METHODS.has(method) && !path.endsWith('/proxy'))
+      .map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path,
+        parameters: op.parameters ?? [],
+        ...(op.requestBody ? { body: op.requestBody.content['application/json']?.schema ?? {} } : {}),
+        statuses: Object.keys(op.responses).map(Number),
+      })),
   );
 
 const requestArbitrary = (

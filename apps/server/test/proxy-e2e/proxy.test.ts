@@ -74,7 +74,7 @@ describe.each(await testBackends())('connector proxy through the composed server
   it('staticKey: the header is injected; the caller’s Authorization and x-grafx-* headers never reach the target', async () => {
     const id = await publish();
     await setAuth(id, 'static', { usage: 'browser', key: 'X-Api-Key', value: STATIC_BROWSER });
-    // A static `Authorization` is how a connector sends one (spec §5.2 rule 4): it replaces the caller's.
+    // A static `Authorization` is how a connector sends one (docs/connector-proxy.md): it replaces the caller's.
     await setAuth(id, 'static', { usage: 'server', key: 'Authorization', value: STATIC_SERVER });
 
     const posted = await proxy(id, {
@@ -400,7 +400,7 @@ describe.each(await testBackends())('connector proxy through the composed server
     expectStatus(await proxy(id, { ...reader(USERS.contentUser), url: `${target.url}/gone` }), 200);
     expect(grantsOf('client_credentials')).toBe(first + 1);
 
-    // Republishing (PUT) is not a reset (spec §3 rule 4): the cached token is used again.
+    // Republishing (PUT) is not a reset (docs/connector-auth.md): the cached token is used again.
     const republished = await rest('PUT', `${connectorsPath}/${id}`, {
       ...owner,
       body: connectorBody({ name: 'Short-lived connector', version: '1.0.1' }),

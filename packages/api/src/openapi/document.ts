@@ -1,20 +1,68 @@
 import { ProblemDetails, statusTitle } from '@platform/core';
 import type { z } from 'zod';
 import type { AnyOperation } from '../operations/operation.ts';
+import { MODEL_EXAMPLES } from './examples.ts';
 import { createSchemaCollector } from './json-schema.ts';
+import { proxyPathItem } from './proxy-path.ts';
+import { TAGS } from './tags.ts';
 
-/** Every protected operation can answer 401 and 403; every operation can be rate limited. */
+/** Every protected operation can answer 401 and 403. */
 const PROTECTED = [401, 403];
+/** Every operation: a known path asked with another method (405), the rate limit (429). */
+const ALWAYS = [405, 429];
+/** Every operation with a body: over its limit (413), an unknown Content-Encoding or a type other than JSON (415). */
+const WITH_BODY = [400, 413, 415];
+
+/** What each error status means on this platform (docs/errors.md); the body is always a ProblemDetails. */
+const STATUS_MEANING: Record<number, string> = {
+  400: 'The request is malformed: `errors` names each bad parameter or field.',
+  401: 'No bearer token, or one that fails verification (`WWW-Authenticate: Bearer`).',
+  403: 'The token lacks the role the operation needs, or the caller lacks the subscription or environment role.',
+  404: 'Not found, or not visible to the caller (the two are never told apart).',
+  405: 'The path exists but not with this method; `Allow` lists the methods it takes.',
+  409: 'The request conflicts with what is stored.',
+  413: "The body is over the operation's limit (counted after decoding).",
+  415: 'The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br.',
+  429: 'Over the rate limit; `Retry-After` says when to try again.',
+  502: 'An upstream server (the identity provider, a token endpoint or the target) failed; never a secret.',
+  503: 'The database does not answer.',
+  504: 'The target did not answer in time.',
+};
 
 const problemResponse = (status: number) => ({
-  description: statusTitle(status),
+  description: `${statusTitle(status)}. ${STATUS_MEANING[status] ?? ''}`.trim(),
+  ...(status === 429
+    ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } }
+    : status === 405
+      ? { headers: { Allow: { description: 'The methods the path takes.', schema: { type: 'string' } } } }
+      : {}),
   content: { 'application/json': { schema: { $ref: '#/components/schemas/ProblemDetails' } } },
 });
 
-/** The OpenAPI 3.1 document of an operation table: every path, parameter, body, response and error response. */
+/**
+ * Whether a query parameter is required: `.optional()` says it is not. A parameter the service checks itself (the
+ * render query) accepts anything at parse time, yet is required all the same.
+ */
+const isRequired = (schema: z.ZodType): boolean => schema._zod.optin !== 'optional';
+
+/** Query parameter examples, from the demo data. */
+const QUERY_EXAMPLES: Record<string, unknown> = {
+  groupBy: 'year',
+  top: 3,
+  startDate: '2026-01-01',
+  endDate: '2026-06-30',
+  environmentName: 'prod',
+  search: 'flyer',
+  limit: '25',
+};
+
+/**
+ * The OpenAPI 3.1 document of an operation table, with every path, parameter, body, response and error response,
+ * plus the connector proxy. `servers` is left to the caller: it depends on the request (see `withServers`).
+ */
 export const openApiDocument = (
   operations: readonly AnyOperation[],
-  info: { version: string; serverUrl: string },
+  info: { version: string },
 ): Record<string, unknown> => {
   const { components, toSchema } = createSchemaCollector();
   toSchema(ProblemDetails, 'output');
@@ -22,16 +70,24 @@ export const openApiDocument = (
   for (const op of operations) {
     const parameters: unknown[] = [];
     for (const [name, schema] of Object.entries(op.params?.shape ?? {})) {
-      parameters.push({ name, in: 'path', required: true, schema: toSchema(schema as z.ZodType, 'input') });
+      const s = schema as z.ZodType;
+      parameters.push({
+        name,
+        in: 'path',
+        required: true,
+        ...(s.description ? { description: s.description } : {}),
+        schema: toSchema(s, 'input'),
+      });
     }
     for (const [name, schema] of Object.entries(op.query?.shape ?? {})) {
       const s = schema as z.ZodType;
       parameters.push({
         name,
         in: 'query',
-        required: !s.safeParse(undefined).success,
+        required: isRequired(s),
         ...(s.description ? { description: s.description } : {}),
         schema: toSchema(s, 'input'),
+        ...(name in QUERY_EXAMPLES ? { example: QUERY_EXAMPLES[name] } : {}),
       });
     }
     const responses: Record<string, unknown> = {
@@ -42,39 +98,54 @@ export const openApiDocument = (
           }
         : { description: 'Success, no body' },
     };
-    const errorStatuses = new Set([...(op.access === 'public' ? [] : PROTECTED), 429, ...op.errors]);
+    const errorStatuses = new Set([
+      ...(op.access === 'public' ? [] : PROTECTED),
+      ...ALWAYS,
+      ...(op.body ? WITH_BODY : []),
+      ...op.errors,
+    ]);
     for (const status of [...errorStatuses].sort()) responses[String(status)] = problemResponse(status);
+    const body = op.documentedBody ?? op.body;
     paths[op.path] ??= {};
     const path = paths[op.path] as Record<string, unknown>;
     path[op.method.toLowerCase()] = {
       operationId: op.id,
       summary: op.summary,
+      description: op.description,
       tags: [op.tag],
       ...(op.access === 'public' ? { security: [] } : { 'x-required-role': op.access }),
       ...(parameters.length ? { parameters } : {}),
-      ...(op.body
+      ...(body
         ? {
             requestBody: {
               required: true,
               ...(op.bodyDescription ? { description: op.bodyDescription } : {}),
-              content: { 'application/json': { schema: toSchema(op.body, 'input') } },
+              content: { 'application/json': { schema: toSchema(body, 'input') } },
             },
           }
         : {}),
       responses,
     };
   }
+  Object.assign(paths, proxyPathItem(problemResponse));
+  for (const [name, example] of Object.entries(MODEL_EXAMPLES)) {
+    const component = components[name];
+    if (component) component.examples = [example];
+  }
   return {
     openapi: '3.1.0',
     info: {
       title: 'Platform API',
       version: info.version,
+      contact: { name: 'Platform team', url: 'https://platform.example/support' },
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description:
         'Administration API, environment API and connector proxy of the hosted design and publishing platform. ' +
-        'Errors are ProblemDetails (RFC 9457) with a traceId.',
+        'Protected operations take a bearer JWT; `x-required-role` names the token role each needs. ' +
+        'Errors are ProblemDetails (RFC 9457) with a `traceId`, and `errors` for validation failures. ' +
+        'Any path answers 405 to a method it does not take.',
     },
-    servers: [{ url: info.serverUrl }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     security: [{ bearer: [] }],
     paths,
     components: {
@@ -82,4 +153,28 @@ export const openApiDocument = (
       schemas: components,
     },
   };
+};
+
+const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
+/**
+ * The document with `servers` for the request that asked: the address the client used (its Host header, when it
+ * is a plain host name or address), then the configured public URL; one entry when they are the same host.
+ */
+export const withServers = (
+  document: Record<string, unknown>,
+  publicUrl: string,
+  request: { host: string | undefined; protocol: string },
+): Record<string, unknown> => {
+  const configured = new URL(publicUrl);
+  const servers: { url: string; description: string }[] = [];
+  const host = request.host;
+  if (host && HOST.test(host) && host.toLowerCase() !== configured.host.toLowerCase()) {
+    servers.push({
+      url: `${request.protocol}://${host}`,
+      description: 'The address this document was read from',
+    });
+  }
+  servers.push({ url: configured.origin, description: 'The public address of this platform (PUBLIC_URL)' });
+  return { ...document, servers };
 };

@@ -1,6 +1,7 @@
 import {
   BasicEnvironmentModel,
   BasicSubscriptionModel,
+  DataFile,
   EnvironmentModel,
   EnvironmentRenderModel,
   InfoResponse,
@@ -30,14 +31,47 @@ import { listSubscriptionUsers } from '../services/users/list.ts';
 import { singleQueryValue } from './input.ts';
 import { defineOperation } from './operation.ts';
 
+const ImportSummary = z
+  .strictObject({
+    users: z.int32(),
+    subscriptions: z.int32(),
+    environments: z.int32(),
+    newEnvironments: z.int32().describe('Environments that did not exist before.'),
+    members: z.int32(),
+    renderEvents: z.int32(),
+  })
+  .meta({ id: 'ImportSummary' });
+
 const subscriptionParams = z.object({ subscriptionId: uuid() });
 const environmentParams = z.object({ environmentId: uuid() });
 const optionalQuery = (description: string) => singleQueryValue().optional().describe(description);
 
+/**
+ * A render query parameter, typed for clients (tRPC infers `groupBy: 'year' | 'month'` and `top: number`; the
+ * document states the exact JSON Schema) yet passed through unjudged but for repetition: the render services check
+ * the query after visibility, so a bad query on a subscription the caller cannot see is still 404, and REST's
+ * strings and tRPC's numbers meet the same checks and the same 400 naming the allowed values.
+ */
+const renderParameter = <T>(schema: Record<string, unknown>, description: string) =>
+  z
+    .custom<T>((value) => !Array.isArray(value), { error: 'must be given once, as a single value' })
+    .transform((value): unknown => value)
+    .meta(schema)
+    .describe(description);
+
 const renderQuery = z.object({
-  groupBy: optionalQuery('Required. `year`: the last 12 months by month; `month`: the last 30 days by day.'),
-  startDate: optionalQuery('yyyy-MM-dd; with endDate, replaces the default range (inclusive).'),
-  endDate: optionalQuery('yyyy-MM-dd; required when startDate is given.'),
+  groupBy: renderParameter<'year' | 'month'>(
+    { type: 'string', enum: ['year', 'month'] },
+    '`year`: one group per month over the current month and the 11 before it; `month`: one group per day over the 30 days ending today (UTC). Case-sensitive.',
+  ),
+  startDate: renderParameter<string>(
+    { type: 'string', format: 'date' },
+    'yyyy-MM-dd; with endDate, replaces the default range (both inclusive).',
+  ).optional(),
+  endDate: renderParameter<string>(
+    { type: 'string', format: 'date' },
+    'yyyy-MM-dd; required when startDate is given.',
+  ).optional(),
 });
 
 /** Sections 4.1 and 4.2 of the specification, plus the additions of docs/admin-api.md, docs/data-file.md. */
@@ -47,6 +81,7 @@ export const adminOperations = [
     method: 'GET',
     path: '/api/v1/info',
     summary: 'Service information: the current server version',
+    description: 'Answers the version of the running server in `data.serverVersion`. Needs no token.',
     tag: 'Service',
     access: 'public',
     response: InfoResponse,
@@ -59,6 +94,8 @@ export const adminOperations = [
     method: 'GET',
     path: '/api/ping',
     summary: 'Availability: 200 without a body while the server and its database answer',
+    description:
+      'Answers 200 without a body while the server and its database answer, and a 503 ProblemDetails while the database does not. Needs no token; load balancers and uptime checks call it.',
     tag: 'Service',
     access: 'public',
     status: 200,
@@ -70,6 +107,8 @@ export const adminOperations = [
     method: 'GET',
     path: '/api/v1/environments',
     summary: 'Environments visible to the caller, optionally of one subscription and matching a name',
+    description:
+      'Every environment the caller can see: those of subscriptions where the caller holds a subscription role, and those where the caller holds an environment role. `subscriptionId` narrows the list to one subscription (404 when the caller cannot see it); `environmentName` keeps the environments whose name or technical name contains it, ignoring case. Ordered by type (Production, Sandbox, Development), then by name.',
     tag: 'Environments',
     access: 'platform:read',
     query: z.object({
@@ -86,6 +125,8 @@ export const adminOperations = [
     method: 'GET',
     path: '/api/v1/environments/{environmentId}',
     summary: 'One environment',
+    description:
+      'One environment with its storage use (the sum of its six storage parts) and its renders of the current calendar month (UTC). A caller who cannot see the environment gets 404, as for one that does not exist.',
     tag: 'Environments',
     access: 'platform:read',
     params: environmentParams,
@@ -100,6 +141,8 @@ export const adminOperations = [
     method: 'GET',
     path: '/api/v1/environments/{environmentId}/renders',
     summary: 'Render usage of one environment, by month (groupBy=year) or day (groupBy=month)',
+    description:
+      'Render counts of one environment per group: with `groupBy=year` one group per month over the current month and the 11 before it, with `groupBy=month` one group per day over the 30 days ending today (UTC). `startDate` and `endDate` (both or neither) replace the default range. Every group of the range is present, zero-filled, oldest first. The query is checked after visibility: an environment the caller cannot see is 404 whatever the query.',
     tag: 'Environments',
     access: 'platform:read',
     params: environmentParams,
@@ -115,6 +158,8 @@ export const adminOperations = [
     method: 'GET',
     path: '/api/v1/subscriptions',
     summary: 'Subscriptions visible to the caller, ordered by id',
+    description:
+      'Every subscription the caller can see (any subscription role in it, or any environment role on one of its environments), ordered by id. Operators (`platform:admin`) see all.',
     tag: 'Subscriptions',
     access: 'platform:read',
     response: z.array(BasicSubscriptionModel),
@@ -127,6 +172,8 @@ export const adminOperations = [
     method: 'GET',
     path: '/api/v1/subscriptions/{subscriptionId}',
     summary: 'One subscription with quotas, licenses, environments and usage',
+    description:
+      'One subscription with its quotas, licenses, environments, render usage of the current month, daily average over `averageRendersPeriodDays` and seat and environment counts.',
     tag: 'Subscriptions',
     access: 'platform:read',
     params: subscriptionParams,
@@ -142,11 +189,18 @@ export const adminOperations = [
     path: '/api/v1/subscriptions/{subscriptionId}/renders',
     summary:
       'Render usage of a subscription per environment; `top` keeps the busiest and merges the rest into Others',
+    description:
+      'Render counts of a subscription per group, split by environment. Groups and ranges follow the environment renders endpoint. Environments are ordered by type, then renders (descending), then name. With `top=N` the N environments with the most renders over the whole range are listed in every group and the others are summed into one last entry named `Others` (present only when at least one environment was merged).',
     tag: 'Subscriptions',
     access: 'platform:read',
     params: subscriptionParams,
     malformedParams: 400,
-    query: renderQuery.extend({ top: optionalQuery('Integer ≥ 1: environments listed individually.') }),
+    query: renderQuery.extend({
+      top: renderParameter<number>(
+        { type: 'integer', format: 'int32', minimum: 1 },
+        'How many environments to list individually (those with the most renders over the range); the others are summed into Others.',
+      ).optional(),
+    }),
     response: z.array(SubscriptionRendersModel),
     status: 200,
     errors: [400, 404],
@@ -157,6 +211,8 @@ export const adminOperations = [
     method: 'GET',
     path: '/api/v1/subscriptions/{subscriptionId}/users',
     summary: 'Users of a subscription (owners and admins only)',
+    description:
+      'The users of a subscription with their status and membership type. Needs SubscriptionOwner or SubscriptionAdmin in the subscription (403 otherwise).',
     tag: 'Users',
     access: 'platform:read',
     params: subscriptionParams,
@@ -171,6 +227,8 @@ export const adminOperations = [
     method: 'GET',
     path: '/api/v1/subscriptions/{subscriptionId}/users/{userId}',
     summary: 'One user of a subscription with roles (owners and admins only)',
+    description:
+      'One user of a subscription with their subscription roles, environment roles (keyed by environment guid) and `hasFullAccess`. Needs SubscriptionOwner or SubscriptionAdmin (403 otherwise). A malformed subscription id or user id is 400.',
     tag: 'Users',
     access: 'platform:read',
     params: z.object({ subscriptionId: uuid(), userId: UserId }),
@@ -185,6 +243,8 @@ export const adminOperations = [
     method: 'GET',
     path: '/api/v1/subscriptions/{subscriptionId}/external-idp-domains',
     summary: 'The allowed third-party identity-provider domains (an addition to the specification)',
+    description:
+      'The stored list of allowed third-party identity-provider domains, in ASCII (punycode) and lower case. Needs visibility of the subscription only.',
     tag: 'Subscriptions',
     access: 'platform:read',
     params: subscriptionParams,
@@ -199,6 +259,8 @@ export const adminOperations = [
     method: 'PUT',
     path: '/api/v1/subscriptions/{subscriptionId}/external-idp-domains',
     summary: 'Replace the allowed third-party identity-provider domains; [] clears them',
+    description:
+      'Replaces the whole list of allowed identity-provider domains (idempotent; `[]` clears it). Each entry must be a host name of at least two labels; Unicode names are stored as punycode, duplicates collapse, at most 100 entries. Every bad entry is named in `errors`. Needs SubscriptionOwner or SubscriptionAdmin (403 otherwise).',
     tag: 'Subscriptions',
     access: 'platform:write',
     params: subscriptionParams,
@@ -216,12 +278,14 @@ export const adminOperations = [
     method: 'POST',
     path: '/api/v1/render-events',
     summary: 'Ingest render events (token role platform:ingest), at most 10,000 per request',
+    description:
+      'Adds render events to the usage counts: at most 10,000 per request, each counted in its UTC day. One unknown environment guid refuses the whole batch (400 naming `body[i].environmentGuid`). Needs the token role `platform:ingest`.',
     tag: 'Render usage',
     access: 'platform:ingest',
     body: RenderEventBatch,
     // 10,000 events (the documented maximum) are about 1 MB of JSON: such a batch is judged by its count, not by 413.
     bodyLimit: 8 * 1024 * 1024,
-    response: z.strictObject({ accepted: z.int() }).meta({ id: 'RenderEventsAccepted' }),
+    response: z.strictObject({ accepted: z.int32() }).meta({ id: 'RenderEventsAccepted' }),
     status: 202,
     errors: [400],
     service: ingestRenderEvents,
@@ -231,13 +295,18 @@ export const adminOperations = [
     method: 'POST',
     path: '/api/v1/imports',
     summary: 'Upsert a data file (operators; what platform-server import uses while the server runs)',
+    description:
+      'Upserts a data file, all of it or nothing, and answers how many rows of each kind it held. Importing the same file again changes nothing. Unknown keys and bad values are refused, each named by its path. Needs `platform:write` and the operator role `platform:admin`.',
     tag: 'Operations',
     access: 'platform:write',
     operatorOnly: true,
-    body: z.unknown().meta({ type: 'object', description: 'The data file of docs/data-file.md' }),
+    // importDataFile parses the file itself: its errors name unknown keys with the key meant.
+    body: z.custom<z.input<typeof DataFile>>(() => true),
+    documentedBody: DataFile,
+    bodyDescription: 'A data file (docs/data-file.md); every top-level key is optional.',
     // Data files carry render history.
     bodyLimit: 256 * 1024 * 1024,
-    response: z.record(z.string(), z.unknown()),
+    response: ImportSummary,
     status: 200,
     errors: [400],
     service: createImport,

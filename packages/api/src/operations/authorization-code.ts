@@ -16,6 +16,8 @@ export const authorizationCodeOperations = [
     method: 'POST',
     path: `${BASE}/login`,
     summary: "Start the caller's own OAuth 2.0 authorization-code login; open the returned URL in a browser",
+    description:
+      "Starts the caller's own OAuth 2.0 authorization-code login for the browser usage of the connector and answers the URL to open. The state and PKCE verifier are bound to the caller, single use, and expire after 10 minutes.",
     tag: 'Connector authorization',
     access: 'platform:read',
     params,
@@ -30,6 +32,8 @@ export const authorizationCodeOperations = [
     method: 'GET',
     path: `${BASE}/redirect`,
     summary: "The identity provider's callback: stores the user's tokens and answers a small page",
+    description:
+      "The identity provider's callback. It reads the code from the parameter the configuration names (`code` by default) and answers a small HTML page. Needs no token: it answers the same for an unknown environment, connector or state.",
     tag: 'Connector authorization',
     access: 'public',
     params,
@@ -50,6 +54,8 @@ export const authorizationCodeOperations = [
     method: 'POST',
     path: `${BASE}/logout`,
     summary: "Drop the caller's own tokens of this connector",
+    description:
+      "Drops the caller's own tokens of this connector; every replica forgets them within 30 seconds.",
     tag: 'Connector authorization',
     access: 'platform:read',
     params,

@@ -123,6 +123,7 @@ export const environmentOperations = [
     method: 'GET',
     path: `${BASE}/connectors`,
     summary: "The environment's connectors, by name",
+    description: 'Every connector published in the environment, by name. Never a secret.',
     tag: 'Connectors',
     ...read,
     params: environmentParams,
@@ -135,7 +136,9 @@ export const environmentOperations = [
     id: 'connectors.listExperimental',
     method: 'GET',
     path: '/grafx/api/experimental/environment/{environment}/connectors',
-    summary: 'The same connector list at the experimental path of the specification (§4.3)',
+    summary: 'The same connector list at its experimental path',
+    description:
+      "The connector list again, at the path the platform's connector tooling uses to look a connector id up.",
     tag: 'Connectors',
     ...read,
     params: environmentParams,
@@ -150,6 +153,8 @@ export const environmentOperations = [
     path: `${BASE}/connectors`,
     summary:
       'Publish a connector without authorization; enabled unless `enabled: false`, every type unless `supportedAuth` says',
+    description:
+      'Publishes a connector from its built script and metadata. Without `supportedAuth` it supports all five authorization types; without `enabled` it is enabled. No authorization is set until one is configured per usage. Needs EnvironmentAdmin on the environment, or SubscriptionOwner or SubscriptionAdmin.',
     tag: 'Connectors',
     ...write,
     params: environmentParams,
@@ -164,6 +169,8 @@ export const environmentOperations = [
     method: 'GET',
     path: `${BASE}/connectors/{connectorId}`,
     summary: 'One connector',
+    description:
+      'One connector: its metadata, allowed domains, proxy options and which authorization type each usage is set to. Never a secret.',
     tag: 'Connectors',
     ...read,
     params: connectorParams,
@@ -178,6 +185,8 @@ export const environmentOperations = [
     path: `${BASE}/connectors/{connectorId}`,
     summary:
       'Publish a new version of a connector; 409 when it drops a type an authorization of the connector uses',
+    description:
+      "Replaces a connector's script and metadata with a new version. The read-only fields of a connector read earlier (`id`, `supportedAuthentication`, `createdAt`, `updatedAt`) are accepted and ignored; an absent `supportedAuth` keeps the stored list. Dropping a type that a usage is configured with is refused with 409.",
     tag: 'Connectors',
     ...write,
     params: connectorParams,
@@ -192,6 +201,8 @@ export const environmentOperations = [
     method: 'PATCH',
     path: `${BASE}/connectors/{connectorId}`,
     summary: 'Enable, disable, rename a connector or mark it default',
+    description:
+      "Changes the connector's `enabled`, `default` or `name` without republishing it. A disabled connector answers 403 through the proxy.",
     tag: 'Connectors',
     ...write,
     params: connectorParams,
@@ -206,6 +217,8 @@ export const environmentOperations = [
     method: 'DELETE',
     path: `${BASE}/connectors/{connectorId}`,
     summary: 'Delete a connector with its authorizations, shared headers and every cached token',
+    description:
+      'Deletes the connector with its authorization of each usage, its shared headers and every token cached for it.',
     tag: 'Connectors',
     ...write,
     params: connectorParams,
@@ -218,6 +231,8 @@ export const environmentOperations = [
     method: 'PUT',
     path: `${BASE}/connectors/{connectorId}/auth/{kind}`,
     summary: 'Set or replace the authorization of one usage; secrets are encrypted and never returned',
+    description:
+      "Sets the authorization of one usage (`browser` or `server`) to the type named by `{kind}`, replacing whatever that usage had and dropping its cached tokens. The body is `{usage, name?}` plus the type's own data; unknown fields, a type outside the connector's `supportedAuth` and the authorization code type for the server usage are refused with 400. Secret fields are encrypted at rest and never returned or logged.",
     tag: 'Connector authorization',
     ...write,
     params: connectorParams.extend({ kind: AuthKind }),
@@ -234,6 +249,8 @@ export const environmentOperations = [
     method: 'GET',
     path: `${BASE}/connectors/{connectorId}/auth`,
     summary: 'What each usage of a connector is set to (never a secret)',
+    description:
+      'What each configured usage of the connector is set to: usage, type, name and when it changed. Never a secret.',
     tag: 'Connector authorization',
     ...read,
     params: connectorParams,
@@ -247,6 +264,8 @@ export const environmentOperations = [
     method: 'DELETE',
     path: `${BASE}/connectors/{connectorId}/auth`,
     summary: "Remove one usage's authorization and its cached tokens; 204 also when none was set",
+    description:
+      'Removes the authorization of the usage named by `authUsage` and its cached tokens. Answers 204 also when the usage had none.',
     tag: 'Connector authorization',
     ...write,
     params: connectorParams,
@@ -264,6 +283,8 @@ export const environmentOperations = [
     method: 'PUT',
     path: `${BASE}/connectors/{connectorId}/shared-headers`,
     summary: "Replace the connector's shared header values ({} removes them); answers the names only",
+    description:
+      'Replaces the header values the proxy sends on every request of every instance of this connector; `{ "headers": {} }` removes them. Values are encrypted at rest; the answer lists the names only.',
     tag: 'Connector authorization',
     ...write,
     params: connectorParams,
@@ -278,6 +299,7 @@ export const environmentOperations = [
     method: 'GET',
     path: `${BASE}/connectors/{connectorId}/shared-headers`,
     summary: "The names of the connector's shared headers (never the values)",
+    description: "The names of the connector's shared headers. Values are never returned.",
     tag: 'Connector authorization',
     ...read,
     params: connectorParams,
@@ -291,6 +313,8 @@ export const environmentOperations = [
     method: 'GET',
     path: `${BASE}/templates`,
     summary: 'Templates by name, a page at a time; search by name, filter by tag',
+    description:
+      'Templates of the environment by name (code-point order), then id, a page at a time. `search` matches a substring of the name ignoring case, `tagId` keeps templates carrying that tag (an unknown tag gives an empty page). `links.nextPage` is the absolute URL of the next page, keeping the filters.',
     tag: 'Templates',
     ...read,
     params: environmentParams,
@@ -305,6 +329,7 @@ export const environmentOperations = [
     method: 'POST',
     path: `${BASE}/templates`,
     summary: 'Create a template',
+    description: 'Creates a template with a name and, optionally, its document (any JSON value up to 5 MiB).',
     tag: 'Templates',
     ...write,
     params: environmentParams,
@@ -320,6 +345,7 @@ export const environmentOperations = [
     method: 'GET',
     path: `${BASE}/templates/{templateId}`,
     summary: 'One template',
+    description: 'One template with its tags, creation time and the time its content last changed.',
     tag: 'Templates',
     ...read,
     params: templateParams,
@@ -333,6 +359,8 @@ export const environmentOperations = [
     method: 'GET',
     path: `${BASE}/templates/{templateId}/download`,
     summary: 'The template document, as stored (null when none was given)',
+    description:
+      'Returns the template document exactly as it was stored (any JSON value, up to 5 MiB), as `application/json`; `null` when the template was created without content. Needs visibility of the environment.',
     tag: 'Templates',
     ...read,
     params: templateParams,
@@ -346,6 +374,8 @@ export const environmentOperations = [
     method: 'PUT',
     path: `${BASE}/templates/{templateId}`,
     summary: 'Rename a template or replace its content (LastModifiedContentUtc moves only with the content)',
+    description:
+      'Renames a template or replaces its document. `LastModifiedContentUtc` changes only when the content does.',
     tag: 'Templates',
     ...write,
     params: templateParams,
@@ -361,6 +391,7 @@ export const environmentOperations = [
     method: 'DELETE',
     path: `${BASE}/templates/{templateId}`,
     summary: 'Delete a template',
+    description: 'Deletes a template and its tag assignments.',
     tag: 'Templates',
     ...write,
     params: templateParams,
@@ -373,6 +404,8 @@ export const environmentOperations = [
     method: 'PUT',
     path: `${BASE}/templates/{templateId}/tags`,
     summary: "Replace a template's tags; an unknown tag id is a 400 naming it",
+    description:
+      'Replaces the tags of a template with the listed tag ids. An unknown tag id is a 400 naming it; nothing changes then.',
     tag: 'Templates',
     ...write,
     params: templateParams,
@@ -387,6 +420,7 @@ export const environmentOperations = [
     method: 'GET',
     path: `${BASE}/tags`,
     summary: "The environment's tags, by name",
+    description: 'Every tag of the environment, by name.',
     tag: 'Tags',
     ...read,
     params: environmentParams,
@@ -400,6 +434,7 @@ export const environmentOperations = [
     method: 'POST',
     path: `${BASE}/tags`,
     summary: 'Create a tag; names are unique per environment, ignoring case (409)',
+    description: 'Creates a tag. Names are unique per environment, ignoring case: a taken name is 409.',
     tag: 'Tags',
     ...write,
     params: environmentParams,
@@ -414,6 +449,7 @@ export const environmentOperations = [
     method: 'PUT',
     path: `${BASE}/tags/{tagId}`,
     summary: 'Rename a tag (409 when another tag has the name)',
+    description: 'Renames a tag; 409 when another tag of the environment has the name (ignoring case).',
     tag: 'Tags',
     ...write,
     params: tagParams,
@@ -428,6 +464,7 @@ export const environmentOperations = [
     method: 'DELETE',
     path: `${BASE}/tags/{tagId}`,
     summary: 'Delete a tag and remove it from every template',
+    description: 'Deletes a tag and removes it from every template that carried it.',
     tag: 'Tags',
     ...write,
     params: tagParams,
@@ -440,6 +477,8 @@ export const environmentOperations = [
     method: 'GET',
     path: `${BASE}/vision`,
     summary: "The environment's vision subject types (a standard set to start with)",
+    description:
+      "The environment's vision subject types, seeded with a standard set the first time they are read. `expand=allSubjectTypes` is the only expansion.",
     tag: 'Vision',
     ...read,
     params: environmentParams,
@@ -459,6 +498,7 @@ export const environmentOperations = [
     method: 'POST',
     path: `${BASE}/media`,
     summary: 'Register a media asset',
+    description: 'Registers a media asset so that subject types can be assigned to it.',
     tag: 'Vision',
     ...write,
     params: environmentParams,
@@ -473,6 +513,7 @@ export const environmentOperations = [
     method: 'GET',
     path: `${BASE}/media/{mediaId}/vision/subject-types/{subjectTypeId}`,
     summary: 'Whether a media asset has one subject type',
+    description: 'Whether one subject type is assigned to a media asset, and when that last changed.',
     tag: 'Vision',
     ...read,
     params: mediaParams.extend({ subjectTypeId: uuid() }),
@@ -486,6 +527,8 @@ export const environmentOperations = [
     method: 'PATCH',
     path: `${BASE}/media/{mediaId}`,
     summary: 'Set subject types of a media asset, one or many at once',
+    description:
+      'Assigns or unassigns subject types of a media asset, one or many at once, and answers all of its subject types. An unknown subject type id is a 400 naming it; nothing changes then.',
     tag: 'Vision',
     ...write,
     params: mediaParams,
@@ -501,6 +544,8 @@ export const environmentOperations = [
     path: `${BASE}/external-media`,
     summary:
       'Register an external media asset under a new uuid (an addition: the first PUT .../vision of any id records it too)',
+    description:
+      'Registers an external media asset under a new uuid, which becomes its id. The first PUT .../vision of any other id records that asset too.',
     tag: 'Vision',
     ...write,
     params: environmentParams,
@@ -515,6 +560,8 @@ export const environmentOperations = [
     method: 'GET',
     path: `${BASE}/external-media/{externalMediaId}/vision/subject-types/{subjectTypeId}`,
     summary: 'Whether an external media asset has one subject type',
+    description:
+      'Whether one subject type is assigned to an external media asset. An id never recorded is 404.',
     tag: 'Vision',
     ...read,
     params: externalMediaParams.extend({ subjectTypeId: uuid() }),
@@ -529,6 +576,8 @@ export const environmentOperations = [
     path: `${BASE}/external-media/{externalMediaId}/vision`,
     summary:
       "Set subject types of an external media asset, one or many at once; the first call records the asset by its source's id",
+    description:
+      'Assigns or unassigns subject types of an external media asset, one or many at once; the first call records the id. An unknown subject type id is a 400 naming it; nothing changes then.',
     tag: 'Vision',
     ...write,
     params: externalMediaParams,

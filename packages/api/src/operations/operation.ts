@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Tag } from '../openapi/tags.ts';
 import type { Service } from '../services/context.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -18,8 +19,11 @@ export type Operation<I = unknown, O = unknown> = {
   readonly method: HttpMethod;
   /** Exact REST path with `{param}` placeholders. */
   readonly path: string;
+  /** One line for the API reference's list. */
   readonly summary: string;
-  readonly tag: string;
+  /** What the operation does and the rules a caller meets (roles, order, limits); required on every row. */
+  readonly description: string;
+  readonly tag: Tag;
   readonly access: Access;
   /** The caller must also hold `platform:admin` (operators), judged with the token before the body is read. */
   readonly operatorOnly?: boolean;
@@ -34,6 +38,11 @@ export type Operation<I = unknown, O = unknown> = {
   /** Largest JSON body accepted, in bytes; default 1 MiB (docs/errors.md: over it, 413). */
   readonly bodyLimit?: number;
   readonly bodyDescription?: string;
+  /**
+   * The body as the document states it, when the service parses the body itself to name every problem its own way
+   * (a data file's unknown keys with the key meant); `body` then accepts anything, typed as this schema's input.
+   */
+  readonly documentedBody?: z.ZodType;
   /** `text/html`: the service returns a page (the OAuth redirect a browser lands on); default JSON. */
   readonly produces?: 'text/html';
   /** Response body schema; absent for operations that answer without a body. */
@@ -47,7 +56,45 @@ export type Operation<I = unknown, O = unknown> = {
 // biome-ignore lint/suspicious/noExplicitAny: the table holds operations of every input and output type.
 export type AnyOperation = Operation<any, any>;
 
-/** Identity with inference: keeps each row's id, method, input and output types for the typed tRPC router. */
-export const defineOperation = <const Id extends string, const M extends HttpMethod, I, O>(
-  operation: Operation<I, O> & { id: Id; method: M },
-): Operation<I, O> & { id: Id; method: M } => operation;
+/**
+ * Identity with inference: keeps each row's id, method, schemas, input and output types for the typed tRPC router,
+ * whose procedure inputs are what the schemas accept (`groupBy: 'year' | 'month'`, `top: number`).
+ */
+export const defineOperation = <
+  const Id extends string,
+  const M extends HttpMethod,
+  I,
+  O,
+  P extends AnyObject | undefined = undefined,
+  Q extends AnyObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  D extends z.ZodType | undefined = undefined,
+>(
+  operation: Operation<I, O> & { id: Id; method: M; params?: P; query?: Q; body?: B; documentedBody?: D },
+): Operation<I, O> & { id: Id; method: M; params?: P; query?: Q; body?: B; documentedBody?: D } => operation;
+
+type InputOfSchema<S> = [S] extends [z.ZodType] ? z.input<S> : Record<never, never>;
+
+/**
+ * What a client sends to an operation over tRPC: the path and query parameters as their schemas accept them, plus
+ * `body` (typed by `documentedBody` where the service parses the body itself). Omittable when nothing is required.
+ */
+export type ClientInput<Op> = Op extends {
+  params?: infer P;
+  query?: infer Q;
+  body?: infer B;
+  documentedBody?: infer D;
+}
+  ? OmittableWhenEmpty<
+      InputOfSchema<P> &
+        InputOfSchema<Q> &
+        ([B] extends [z.ZodType]
+          ? { body: [D] extends [z.ZodType] ? z.input<D> : z.input<B> }
+          : Record<never, never>)
+    >
+  : never;
+
+/** zod's object inputs allow unknown keys (`[k: string]: unknown`); a client names only known ones. */
+type KnownKeys<T> = { [K in keyof T as string extends K ? never : K]: T[K] };
+type OmittableWhenEmpty<T> =
+  Record<string, never> extends KnownKeys<T> ? KnownKeys<T> | undefined : KnownKeys<T>;

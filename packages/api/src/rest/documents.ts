@@ -4,7 +4,7 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
 import type { DevIssuer } from '../auth/dev-issuer.ts';
-import { openApiDocument } from '../openapi/document.ts';
+import { openApiDocument, withServers } from '../openapi/document.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { admitTrpc } from '../trpc/admit.ts';
 import { buildTrpcRouter } from '../trpc/router.ts';
@@ -71,15 +71,15 @@ export const mountDocuments = (
     }),
   );
 
-  const document = JSON.stringify(
-    openApiDocument(options.operations, {
-      version: options.deps.serverVersion,
-      serverUrl: options.serverUrl,
-    }),
-  );
-  app.get('/openapi.json', (_req, res) => {
+  const document = openApiDocument(options.operations, { version: options.deps.serverVersion });
+  // `servers` follows the address each client used; the rest is built once.
+  app.get('/openapi.json', (req, res) => {
     (res.locals as RequestLocals).route = '/openapi.json';
-    res.type('application/json').send(document);
+    const served = withServers(document, options.serverUrl, {
+      host: req.headers.host,
+      protocol: req.protocol,
+    });
+    res.type('application/json').send(JSON.stringify(served));
   });
 
   app.use('/docs/assets', express.static(swaggerAssets, { index: false, maxAge: '1h' }));

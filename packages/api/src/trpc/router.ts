@@ -9,7 +9,7 @@ import {
 } from '@trpc/server';
 import { authorize } from '../operations/authorize.ts';
 import { parseInput } from '../operations/input.ts';
-import type { AnyOperation, Operation } from '../operations/operation.ts';
+import type { AnyOperation, ClientInput, Operation } from '../operations/operation.ts';
 import { runOperation } from '../operations/run.ts';
 import type { AppDeps } from '../rest/context.ts';
 import type { Identity } from '../rest/identify.ts';
@@ -72,10 +72,10 @@ const t = initTRPC.context<TrpcContext>().create({
 type Area<Id extends string> = Id extends `${infer A}.${string}` ? A : never;
 type Verb<Id extends string> = Id extends `${string}.${infer V}` ? V : never;
 type ProcedureOf<Op> =
-  Op extends Operation<infer I, infer O>
+  Op extends Operation<infer _I, infer O>
     ? Op extends { method: 'GET' }
-      ? TRPCQueryProcedure<{ input: I; output: O; meta: object }>
-      : TRPCMutationProcedure<{ input: I; output: O; meta: object }>
+      ? TRPCQueryProcedure<{ input: ClientInput<Op>; output: O; meta: object }>
+      : TRPCMutationProcedure<{ input: ClientInput<Op>; output: O; meta: object }>
     : never;
 
 /** The nested procedure record of an operation table: `{ subscriptions: { renders: … } }`. */

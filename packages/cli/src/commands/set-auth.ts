@@ -34,7 +34,7 @@ const describe = (data: unknown, fallback: string): string => {
 
 export const setAuth = async (ctx: Context, project: string | undefined, options: SetAuthOptions) => {
   const { connectorId, environment, baseUrl, usage: authUsage, type: authType, authDataFile } = options;
-  // The order of the checks is part of the contract (issue 7): each one assumes the ones before it passed.
+  // The order of the checks is documented (docs/connector-cli.md): each one assumes the ones before it passed.
   requireOptions('set-auth', [
     [connectorId, '--connectorId <id>'],
     [environment, '-e <environment>'],

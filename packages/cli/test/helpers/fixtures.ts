@@ -58,7 +58,7 @@ export const kinds: Record<AuthType, AuthKind> = {
   oAuth2JwtBearer: 'oauth-jwt-bearer',
 };
 
-/** Every (type, usage) pair the specification allows (§5.2). */
+/** Every (type, usage) pair docs/connector-auth.md allows. */
 export const allowedPairs: ReadonlyArray<readonly [AuthType, AuthUsage]> = [
   ['staticKey', 'browser'],
   ['staticKey', 'server'],

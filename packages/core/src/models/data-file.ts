@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import type { FieldErrors } from '../errors.ts';
+import { fieldErrors, formatPath } from '../validation.ts';
+import { closestKey } from './closest-key.ts';
 import {
   EnvironmentRole,
   EnvironmentType,
@@ -13,103 +16,117 @@ import { int32, int64, nonEmpty, uri, uuid } from './scalars.ts';
 import { UserId } from './users.ts';
 
 /**
- * The data file of docs/data-file.md (`platform-server import`, demo data).
- * Unknown keys are ignored rather than rejected: a file written for a newer or older release still imports,
- * while every known key is checked strictly. Omitted optional fields take the defaults below.
+ * The data file of docs/data-file.md (`platform-server import`, `platform-server export`, demo data).
+ * Every object is strict: a misspelt key would otherwise be dropped and its field silently take its default.
+ * Omitted optional fields take the defaults below.
  */
 const count = () => int64().min(0);
+/** A calendar date as `yyyy-MM-dd` (a real one: `2025-02-30` is refused). */
+const day = () => z.iso.date({ error: 'must be a calendar date as yyyy-MM-dd' });
 
-export const DataFileUser = z.object({
-  id: UserId,
-  email: nonEmpty(),
-  firstName: z.string().nullable().default(null),
-  lastName: z.string().nullable().default(null),
-  avatar: z.string().nullable().default(null),
-  lastSeen: int64().nullable().default(null),
-  status: UserStatus.default('Active'),
-});
+export const DataFileUser = z
+  .strictObject({
+    id: UserId,
+    email: nonEmpty(),
+    firstName: z.string().nullable().default(null),
+    lastName: z.string().nullable().default(null),
+    avatar: z.string().nullable().default(null),
+    lastSeen: int64().nullable().default(null),
+    status: UserStatus.default('Active'),
+  })
+  .meta({ id: 'DataFileUser' });
 export type DataFileUser = z.infer<typeof DataFileUser>;
 
-export const DataFileStorage = z.object({
-  assets: count().default(0),
-  documents: count().default(0),
-  fonts: count().default(0),
-  cache: count().default(0),
-  backup: count().default(0),
-  other: count().default(0),
-});
+export const DataFileStorage = z
+  .strictObject({
+    assets: count().default(0),
+    documents: count().default(0),
+    fonts: count().default(0),
+    cache: count().default(0),
+    backup: count().default(0),
+    other: count().default(0),
+  })
+  .meta({ id: 'DataFileStorage' });
 
-export const DataFileEnvironment = z.object({
-  id: int32(),
-  guid: uuid(),
-  name: nonEmpty(),
-  technicalName: z
-    .string()
-    .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/, 'a host label: letters, digits and hyphens')
-    .nullable()
-    .default(null),
-  defaultName: z.string().nullable().default(null),
-  type: EnvironmentType,
-  region: z.string().nullable().default(null),
-  tenantName: z.string().nullable().default(null),
-  backOfficeUri: uri().nullable().default(null),
-  disableCpoToPlatformRedirect: z.boolean().default(false),
-  storage: DataFileStorage.default({ assets: 0, documents: 0, fonts: 0, cache: 0, backup: 0, other: 0 }),
-});
+export const DataFileEnvironment = z
+  .strictObject({
+    id: int32(),
+    guid: uuid(),
+    name: nonEmpty(),
+    technicalName: z
+      .string()
+      .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/, 'a host label: letters, digits and hyphens')
+      .nullable()
+      .default(null),
+    defaultName: z.string().nullable().default(null),
+    type: EnvironmentType,
+    region: z.string().nullable().default(null),
+    tenantName: z.string().nullable().default(null),
+    backOfficeUri: uri().nullable().default(null),
+    disableCpoToPlatformRedirect: z.boolean().default(false),
+    storage: DataFileStorage.default({ assets: 0, documents: 0, fonts: 0, cache: 0, backup: 0, other: 0 }),
+  })
+  .meta({ id: 'DataFileEnvironment' });
 export type DataFileEnvironment = z.infer<typeof DataFileEnvironment>;
 
-export const DataFileLicense = z.object({
-  id: nonEmpty(),
-  coresTotal: int32().nullable().default(null),
-  coresUsed: int32().default(0),
-  url: uri().nullable().default(null),
-  licenseType: LicenseType.nullable().default(null),
-});
+export const DataFileLicense = z
+  .strictObject({
+    id: nonEmpty(),
+    coresTotal: int32().nullable().default(null),
+    coresUsed: int32().default(0),
+    url: uri().nullable().default(null),
+    licenseType: LicenseType.nullable().default(null),
+  })
+  .meta({ id: 'DataFileLicense' });
 
-export const DataFileMember = z.object({
-  userId: UserId,
-  subscriptionRoles: z.array(SubscriptionRole).default([]),
-  environmentRoles: z.record(uuid(), z.array(EnvironmentRole)).default({}),
-  membershipType: SubscriptionMembershipType.default('Invitation'),
-});
+export const DataFileMember = z
+  .strictObject({
+    userId: UserId,
+    subscriptionRoles: z.array(SubscriptionRole).default([]),
+    environmentRoles: z.record(uuid(), z.array(EnvironmentRole)).default({}),
+    membershipType: SubscriptionMembershipType.default('Invitation'),
+  })
+  .meta({ id: 'DataFileMember' });
 export type DataFileMember = z.infer<typeof DataFileMember>;
 
-export const DataFileSubscription = z.object({
-  id: int32(),
-  guid: uuid(),
-  name: nonEmpty(),
-  displayName: nonEmpty().optional(),
-  clientId: uuid(),
-  clientName: z.string().nullable().default(null),
-  status: SubscriptionStatus.default('Active'),
-  subscriptionType: SubscriptionType,
-  isPlatformPricebook: z.boolean().default(false),
-  pricebookVersion: nonEmpty(),
-  isWhitelabeled: z.boolean().default(false),
-  subscriptionTier: nonEmpty(),
-  maxTemplates: int32().default(0),
-  maxRenders: int64().nullable().default(null),
-  maxStorage: int64().nullable().default(null),
-  averageRendersPeriodDays: int32().min(1).max(3660).default(30),
-  startDate: z.string().nullable().default(null),
-  endDate: z.string().nullable().default(null),
-  billingClientContact: z.string().nullable().default(null),
-  templateDesignerSeatsTotal: int32().nullable().default(null),
-  overdueInvoices: z.boolean().default(false),
-  isPublisherEnabled: z.boolean().default(false),
-  isStudioEnabled: z.boolean().default(false),
-  isExperienceEnabled: z.boolean().nullable().default(null),
-  maxSpaces: int32().nullable().default(null),
-  experienceExtensions: z
-    .object({ isPartnerEnabled: z.boolean().nullable().default(null) })
-    .default({ isPartnerEnabled: null }),
-  sandboxEnvironmentsTotal: int64().nullable().default(null),
-  productionEnvironmentsTotal: int64().nullable().default(null),
-  externalIdpDomains: z.array(z.string()).default([]),
-  licenses: z.array(DataFileLicense).nullable().default(null),
-  environments: z.array(DataFileEnvironment).default([]),
-  members: z.array(DataFileMember).default([]),
-});
+export const DataFileSubscription = z
+  .strictObject({
+    id: int32(),
+    guid: uuid(),
+    name: nonEmpty(),
+    displayName: nonEmpty().optional(),
+    clientId: uuid(),
+    clientName: z.string().nullable().default(null),
+    status: SubscriptionStatus.default('Active'),
+    subscriptionType: SubscriptionType,
+    isPlatformPricebook: z.boolean().default(false),
+    pricebookVersion: nonEmpty(),
+    isWhitelabeled: z.boolean().default(false),
+    subscriptionTier: nonEmpty(),
+    maxTemplates: int32().default(0),
+    maxRenders: int64().nullable().default(null),
+    maxStorage: int64().nullable().default(null),
+    averageRendersPeriodDays: int32().min(1).max(3660).default(30),
+    startDate: day().nullable().default(null),
+    endDate: day().nullable().default(null),
+    billingClientContact: z.string().nullable().default(null),
+    templateDesignerSeatsTotal: int32().nullable().default(null),
+    overdueInvoices: z.boolean().default(false),
+    isPublisherEnabled: z.boolean().default(false),
+    isStudioEnabled: z.boolean().default(false),
+    isExperienceEnabled: z.boolean().nullable().default(null),
+    maxSpaces: int32().nullable().default(null),
+    experienceExtensions: z
+      .strictObject({ isPartnerEnabled: z.boolean().nullable().default(null) })
+      .default({ isPartnerEnabled: null }),
+    sandboxEnvironmentsTotal: int64().nullable().default(null),
+    productionEnvironmentsTotal: int64().nullable().default(null),
+    externalIdpDomains: z.array(z.string()).default([]),
+    licenses: z.array(DataFileLicense).nullable().default(null),
+    environments: z.array(DataFileEnvironment).default([]),
+    members: z.array(DataFileMember).default([]),
+  })
+  .meta({ id: 'DataFileSubscription' });
 export type DataFileSubscription = z.infer<typeof DataFileSubscription>;
 
 /** One render event (docs/data-file.md); also the body element of `POST /api/v1/render-events`. */
@@ -130,9 +147,47 @@ export const RenderEventBatch = z
   .max(MAX_RENDER_EVENTS_PER_REQUEST)
   .meta({ id: 'RenderEventBatch' });
 
-export const DataFile = z.object({
-  users: z.array(DataFileUser).default([]),
-  subscriptions: z.array(DataFileSubscription).default([]),
-  renderEvents: z.array(RenderEvent).default([]),
-});
+export const DataFile = z
+  .strictObject({
+    users: z.array(DataFileUser).default([]),
+    subscriptions: z.array(DataFileSubscription).default([]),
+    renderEvents: z.array(RenderEvent).default([]),
+  })
+  .meta({ id: 'DataFile' });
 export type DataFile = z.infer<typeof DataFile>;
+
+/** The object schema a path of the file leads to, through lists, records, defaults and nulls. */
+const schemaAt = (path: readonly PropertyKey[]): z.ZodType | undefined => {
+  let schema: z.ZodType | undefined = DataFile;
+  const unwrap = () => {
+    for (;;) {
+      const def: { type: string } | undefined = schema?._zod.def;
+      if (def?.type === 'default' || def?.type === 'nullable' || def?.type === 'optional')
+        schema = (def as unknown as { innerType: z.ZodType }).innerType;
+      else return;
+    }
+  };
+  for (const key of path) {
+    unwrap();
+    const def: { type: string } | undefined = schema?._zod.def;
+    if (def?.type === 'array') schema = (def as unknown as { element: z.ZodType }).element;
+    else if (def?.type === 'record') schema = (def as unknown as { valueType: z.ZodType }).valueType;
+    else if (schema instanceof z.ZodObject) schema = schema.shape[String(key)] as z.ZodType | undefined;
+    else return undefined;
+  }
+  unwrap();
+  return schema;
+};
+
+const describeUnknownKey = (path: readonly PropertyKey[], key: string): string => {
+  const schema = schemaAt(path);
+  const known = schema instanceof z.ZodObject ? Object.keys(schema.shape) : [];
+  const near = closestKey(key, known);
+  const where = path.length === 0 ? 'the file' : formatPath(path);
+  return near === undefined
+    ? `unknown key (${where} has ${known.join(', ')})`
+    : `unknown key; did you mean ${near}?`;
+};
+
+/** Every problem of a data file that failed to parse, keyed by path; unknown keys name the closest known key. */
+export const dataFileErrors = (error: z.ZodError): FieldErrors => fieldErrors(error, '', describeUnknownKey);

@@ -51,7 +51,7 @@ const owner: Expectation = {
 const subscriptionReader = { ...none, seeSubscription: true, seeEnv: true, seeOtherEnv: true };
 const envReader = { ...none, seeSubscription: true, seeEnv: true };
 
-/** Every role the contract defines, alone, plus the corner cases around them. */
+/** Every role docs/authentication.md defines, alone, plus the corner cases around them. */
 const matrix: [string, Membership | null, boolean, Expectation][] = [
   ['no membership', null, false, none],
   ['empty membership', member([]), false, none],

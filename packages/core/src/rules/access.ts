@@ -3,7 +3,7 @@ import { EnvironmentRole, SubscriptionRole } from '../models/enums.ts';
 /**
  * Access rules of docs/authentication.md, as pure functions. A membership is stored per subscription and user, so
  * the functions about an environment expect the membership of the subscription the environment belongs to.
- * Only role codes the contract defines count: an unknown string in stored data never grants anything.
+ * Only role codes docs/authentication.md defines count: an unknown string in stored data never grants anything.
  */
 export type Membership = {
   subscriptionRoles: readonly string[];

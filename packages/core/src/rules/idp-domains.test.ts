@@ -90,7 +90,7 @@ describe('checkIdpDomain', () => {
     },
   );
 
-  it('rejects a wildcard with the message the contract example gives', () => {
+  it('rejects a wildcard with the message docs/admin-api.md describes', () => {
     expect(reasonOf('*.a.com')).toBe('not a domain name: wildcards are not allowed');
   });
 

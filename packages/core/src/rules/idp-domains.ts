@@ -3,7 +3,7 @@ import { type FieldErrors, ValidationError } from '../errors.ts';
 /**
  * Domain rules of `PUT /api/v1/subscriptions/{subscriptionId}/external-idp-domains` (docs/admin-api.md).
  *
- * Decisions the contract leaves to us:
+ * Decisions docs/admin-api.md records:
  * - One trailing dot is accepted and dropped: `example.com.` is the fully qualified spelling of `example.com`
  *   and identity providers compare e-mail domains, which never carry it. Two trailing dots are an empty label.
  * - The limit of 100 counts the entries sent, before duplicates collapse, so a huge body is refused before

@@ -6,7 +6,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 /**
  * `{environment}` is a technical name (case-insensitive) or a guid (docs/configuration.md); an environment the
- * caller cannot see is reported exactly like one that does not exist (§3).
+ * caller cannot see is reported exactly like one that does not exist (docs/authentication.md).
  */
 export const resolveVisibleEnvironment = async (
   database: Database,

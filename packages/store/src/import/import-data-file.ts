@@ -1,7 +1,9 @@
-import { fieldErrors, ValidationError } from '@platform/core';
+import { dataFileErrors, listErrors, ValidationError } from '@platform/core';
 import { markDemoData, removeDemoDataIfPresent } from '../demo/demo-marker.ts';
+import { writeDemoRollups } from '../demo/write-demo-rollups.ts';
 import type { Database } from '../types.ts';
 import { checkReferences } from './check-references.ts';
+import { databaseRefusal, type ImportCursor } from './database-refusal.ts';
 import { planImport } from './import-plan.ts';
 import { parseDataFile } from './parse-data-file.ts';
 import { loadStoredState } from './stored-state.ts';
@@ -27,18 +29,15 @@ export type ImportOptions = {
 
 const PROGRESS_EVERY = 10_000;
 
-const rejected = (errors: Record<string, string[]>): ValidationError => {
-  const [path, messages] = Object.entries(errors)[0] ?? ['(root)', ['invalid']];
-  const count = Object.keys(errors).length;
-  const more = count > 1 ? ` (and ${count - 1} more)` : '';
-  return new ValidationError(`${path}: ${messages[0]}${more}. Nothing was imported.`, errors);
-};
+/** The message names the first bad paths in file order (docs/data-file.md); `errors` holds every one. */
+const rejected = (errors: Record<string, string[]>): ValidationError =>
+  new ValidationError(`${listErrors(errors)}. Nothing was imported.`, errors);
 
 /**
  * Upserts a data file (docs/data-file.md) in one transaction: all of it or, on any error, nothing.
  * Ids are the keys; a subscription's environments, licenses, members and identity-provider domains, when the
  * file states them, replace the stored ones. Importing the same file again changes nothing.
- * A bad file throws a ValidationError whose message starts with the first bad path and whose `errors` has all.
+ * A bad file throws a ValidationError whose message lists the bad paths, first first, and whose `errors` has all.
  */
 export const importDataFile = async (
   database: Database,
@@ -46,7 +45,7 @@ export const importDataFile = async (
   options: ImportOptions = {},
 ): Promise<ImportSummary> => {
   const parsed = await parseDataFile(input);
-  if (!parsed.success) throw rejected(fieldErrors(parsed.error));
+  if (!parsed.success) throw rejected(dataFileErrors(parsed.error));
   const plan = planImport(input, parsed.data);
   const { file } = plan;
 
@@ -66,6 +65,7 @@ export const importDataFile = async (
 
   const memberUserIds = [...new Set(file.subscriptions.flatMap((s) => s.members.map((m) => m.userId)))];
   // One import at a time: two overlapping files could otherwise pass their checks against the same state.
+  const cursor: ImportCursor = { path: '(the data file)' };
   const newEnvironments = await database.withAdvisoryLock('platform:import', () =>
     database.db.transaction(async (tx) => {
       if (!options.demo) await removeDemoDataIfPresent(tx);
@@ -73,10 +73,18 @@ export const importDataFile = async (
       const checked = checkReferences(plan, stored);
       if (Object.keys(checked.errors).length > 0) throw rejected(checked.errors);
       const storedIds = new Set(stored.environments.map((e) => e.id));
-      const written = await writeEntities(tx, plan, checked, storedIds, progress);
-      await writeRenderEvents(tx, file.renderEvents, checked.environmentIds, progress);
-      if (options.demo) await markDemoData(tx, new Date());
-      return written.newEnvironments;
+      try {
+        const written = await writeEntities(tx, plan, checked, storedIds, progress, cursor);
+        cursor.path = 'renderEvents';
+        cursor.locate = undefined;
+        if (options.demo) await writeDemoRollups(tx, file.renderEvents, checked.environmentIds, progress);
+        else await writeRenderEvents(tx, file.renderEvents, checked.environmentIds, progress);
+        if (options.demo) await markDemoData(tx, new Date());
+        return written.newEnvironments;
+      } catch (error) {
+        // The transaction rolls back either way; a refusal of the data is told by the entry it concerns.
+        throw databaseRefusal(error, cursor) ?? error;
+      }
     }),
   );
   options.onProgress?.(total, total);

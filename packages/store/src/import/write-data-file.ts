@@ -13,6 +13,7 @@ import {
 import { STANDARD_SUBJECT_TYPES } from '../subject-types.ts';
 import type { Db } from '../types.ts';
 import type { CheckedImport } from './check-references.ts';
+import type { ImportCursor } from './database-refusal.ts';
 import type { ImportPlan } from './import-plan.ts';
 import { chunks, takeIncoming } from './upsert.ts';
 
@@ -83,7 +84,10 @@ export const writeEntities = async (
   checked: CheckedImport,
   storedEnvironmentIds: ReadonlySet<number>,
   progress: Progress,
+  cursor: ImportCursor,
 ): Promise<{ newEnvironments: number }> => {
+  cursor.path = 'users';
+  cursor.locate = (key) => indexPath('users', file.users, (u) => u.id === key.id);
   for (const batch of chunks(file.users, ROWS_PER_STATEMENT)) {
     await tx
       .insert(users)
@@ -95,6 +99,9 @@ export const writeEntities = async (
   let newEnvironments = 0;
   for (const [i, subscription] of file.subscriptions.entries()) {
     const replace = replaces[i]!;
+    const at = `subscriptions[${i}]`;
+    cursor.path = at;
+    cursor.locate = undefined;
     const row = subscriptionRow(subscription, replace.licenses);
     await tx
       .insert(subscriptions)
@@ -106,6 +113,16 @@ export const writeEntities = async (
 
     if (replace.environments) {
       const ids = subscription.environments.map((e) => e.id);
+      cursor.path = `${at}.environments`;
+      cursor.locate = (key) =>
+        indexPath(
+          cursor.path,
+          subscription.environments,
+          (e) =>
+            String(e.id) === key.id ||
+            e.guid.toLowerCase() === key.guid ||
+            (e.technicalName ?? '').toLowerCase() === key['lower(technical_name)'],
+        );
       await tx
         .delete(environments)
         .where(
@@ -136,6 +153,8 @@ export const writeEntities = async (
     }
 
     if (replace.externalIdpDomains) {
+      cursor.path = `${at}.externalIdpDomains`;
+      cursor.locate = undefined;
       await tx.delete(externalIdpDomains).where(eq(externalIdpDomains.subscriptionId, subscription.id));
       const domains = checked.idpDomains[i] ?? [];
       if (domains.length > 0) {
@@ -145,10 +164,20 @@ export const writeEntities = async (
       }
     }
 
-    if (replace.members) await writeMembers(tx, subscription, checked);
+    if (replace.members) {
+      cursor.path = `${at}.members`;
+      cursor.locate = (key) => indexPath(cursor.path, subscription.members, (m) => m.userId === key.user_id);
+      await writeMembers(tx, subscription, checked);
+    }
     progress(1 + subscription.members.length);
   }
   return { newEnvironments };
+};
+
+/** `list[i]` for the first entry that `matches`, when one does. */
+const indexPath = <T>(list: string, entries: readonly T[], matches: (entry: T) => boolean) => {
+  const index = entries.findIndex(matches);
+  return index < 0 ? undefined : `${list}[${index}]`;
 };
 
 /** Memberships and environment roles of one subscription, replaced as a whole. */

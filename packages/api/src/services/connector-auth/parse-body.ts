@@ -31,7 +31,7 @@ const attempt = <T>(run: () => T, failures: ValidationError[]): T | undefined =>
 /**
  * The body of `PUT .../auth/{kind}`: `{usage, name?, ...data}` (docs/environment-api.md). Every problem is reported at
  * once, each under its field's name: the envelope, the type's data (unknown fields too, docs/connector-auth.md) and
- * the rules of §4.4/§5.2 (type listed in the connector's supportedAuth; authorization code is browser only).
+ * the rules of docs/connector-auth.md (type listed in the connector's supportedAuth; authorization code is browser only).
  */
 export const parseAuthBody = (
   type: AuthType,

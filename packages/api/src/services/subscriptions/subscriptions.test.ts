@@ -56,7 +56,7 @@ describe.each(backends)('subscription services on $name', (backend) => {
   });
 
   describe('get', () => {
-    it('derives the usage fields (CONTRACT §5)', async () => {
+    it('derives the usage fields (docs/admin-api.md)', async () => {
       const model = await getSubscription(as('auth0|carol'), { subscriptionId: SUB_ACME });
       expect(SubscriptionModel.parse(model)).toEqual(model);
       expect(model).toMatchObject({

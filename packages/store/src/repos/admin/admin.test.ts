@@ -101,7 +101,7 @@ describe.each(backends)('admin repos on $name', (backend) => {
   }, 120_000);
   afterAll(() => database?.close());
 
-  it('visibility counts only the role codes the contract defines', async () => {
+  it('visibility counts only the role codes docs/authentication.md defines', async () => {
     const ids = async (userId: string) =>
       (await listSubscriptionsVisibleTo(database.db, userId)).map((s) => s.id);
     expect(await ids('u|owner')).toEqual([1]);

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+/**
+ * `node ../../tools/bundle.mjs [entry]` (a package's `build` script): bundles the package's program into
+ * `dist/main.js`, so its bin runs JavaScript and never compiles TypeScript at start. Workspace packages
+ * (`@platform/*`) export TypeScript source and are compiled into the bundle; npm dependencies stay external and
+ * load from node_modules, as the package.json that declares them says.
+ */
+import { rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const externalNpmPackages = {
+  name: 'external-npm-packages',
+  setup(context) {
+    context.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@platform/') ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
+/** Bundles `entry` of the package in `packageDir` into `packageDir/dist/main.js` (with a source map). */
+export const bundle = async (packageDir, entry = 'src/main.ts') => {
+  // Chunk names carry hashes: clear the chunks of an earlier build.
+  await rm(join(resolve(packageDir), 'dist'), { recursive: true, force: true });
+  await build({
+    absWorkingDir: resolve(packageDir),
+    entryPoints: { main: entry },
+    outdir: 'dist',
+    bundle: true,
+    // Commands loaded with import() become chunks of their own, so a short command loads only what it runs.
+    splitting: true,
+    // Beside main.js: code that reads files relative to its module (../package.json) finds them as in src/.
+    chunkNames: '[name]-[hash]',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    sourcemap: true,
+    logLevel: 'warning',
+    plugins: [externalNpmPackages],
+  });
+};
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
+  await bundle(process.cwd(), process.argv[2]);
