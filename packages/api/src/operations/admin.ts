@@ -310,6 +310,7 @@ export const adminOperations = [
       'Upserts a data file, all of it or nothing, and answers how many rows of each kind it held. Importing the same file again changes nothing. Unknown keys and bad values are refused, each named by its path. Needs `platform:write` and the operator role `platform:admin`.',
     tag: 'Operations',
     access: 'platform:write',
+    operatorOnly: true,
     // importDataFile parses the file itself: its errors name unknown keys with the key meant.
     body: z.custom<z.input<typeof DataFile>>(() => true),
     documentedBody: DataFile,
