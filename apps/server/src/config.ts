@@ -1,5 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+
+const seconds = (fallback: number) =>
+  z.coerce.number({ error: 'must be a number of seconds' }).positive().max(86_400).default(fallback);
+
+/**
+ * The default cap on open connections, sized for the machine: half the open-file limit left after 256 descriptors
+ * for the database, files and logs (a proxied request holds a second socket upstream), and no more than one per
+ * 512 KiB of memory. Linux tells the limit in /proc; elsewhere 1024, the usual soft limit, is assumed.
+ */
+const defaultMaxConnections = (): number => {
+  let openFiles = 1024;
+  try {
+    const limit = /^Max open files\s+(\d+)/m.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1];
+    if (limit) openFiles = Number(limit);
+  } catch {
+    // not Linux: keep the usual soft limit
+  }
+  return Math.max(64, Math.min(Math.floor((openFiles - 256) / 2), Math.floor(totalmem() / (512 * 1024))));
+};
 
 const bool = (fallback: boolean) =>
   z
@@ -43,6 +64,9 @@ const Env = z.object({
   PROXY_ALLOW_PRIVATE_NETWORKS: bool(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).min(0).default(200),
+  MAX_CONNECTIONS: z.coerce.number({ error: 'must be a whole number' }).int().min(1).optional(),
+  IDLE_TIMEOUT_SECONDS: seconds(30),
+  REQUEST_TIMEOUT_SECONDS: seconds(300),
   METRICS_PORT: optionalText.pipe(
     z
       .string()
@@ -68,6 +92,12 @@ export type Config = {
   proxyAllowPrivateNetworks: boolean;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   rateLimitPerSecond: number;
+  /** Open connections accepted at once; more are refused at accept. */
+  maxConnections: number;
+  /** A connection that sends nothing for this long (no request headers yet, or a body that stalls) is closed. */
+  idleTimeoutMs: number;
+  /** A request must arrive whole (headers and body) within this. */
+  requestTimeoutMs: number;
   /** METRICS_PORT: metrics without a token on a listener of their own (bound to HOST); unset, none. */
   metricsPort: number | undefined;
   production: boolean;
@@ -95,6 +125,9 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
       'SECRETS_KEY is required with DATABASE_URL: set it to 32 random bytes, base64 (openssl rand -base64 32).',
     );
   }
+  if (e.IDLE_TIMEOUT_SECONDS > e.REQUEST_TIMEOUT_SECONDS) {
+    throw new ConfigError('IDLE_TIMEOUT_SECONDS must not be above REQUEST_TIMEOUT_SECONDS.');
+  }
   if (production && !e.AUTH_ISSUER) {
     throw new ConfigError(
       'AUTH_ISSUER is required when NODE_ENV=production: the development issuer never runs in production.',
@@ -114,6 +147,9 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     proxyAllowPrivateNetworks: e.PROXY_ALLOW_PRIVATE_NETWORKS,
     logLevel: e.LOG_LEVEL,
     rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,
+    maxConnections: e.MAX_CONNECTIONS ?? defaultMaxConnections(),
+    idleTimeoutMs: e.IDLE_TIMEOUT_SECONDS * 1000,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     metricsPort: e.METRICS_PORT,
     production,
   };

@@ -98,7 +98,8 @@ export const startPlatform = async (
       openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
     ));
   phases.database ??= 0;
-  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 120_000 });
+  const server = createServer(connectionSettings(config));
+  server.maxConnections = config.maxConnections;
   const cleanups: (() => Promise<void>)[] = [];
   try {
     await timed('migrations', () => migrate(database));
@@ -159,6 +160,7 @@ export const startPlatform = async (
     });
     cleanups.unshift(() => proxy.close());
     const deps = {
+      idleTimeoutMs: config.idleTimeoutMs,
       database,
       reads,
       secrets,
@@ -231,6 +233,23 @@ export const startPlatform = async (
     if (!opened) await database.close();
     throw error;
   }
+};
+
+/**
+ * Connection hygiene (docs/configuration.md). A new connection must send its request headers within the idle
+ * timeout (a socket that sends nothing is answered 408 and closed), and a whole request must arrive within the
+ * request timeout; the body readers close a body that stalls for the idle timeout. Node checks the headers
+ * deadline on an interval, so the deadline is set one interval early: silence never lasts past the idle timeout.
+ * Keep-alive between requests is untouched (65 s, above common load balancers' 60 s).
+ */
+const connectionSettings = (config: Config) => {
+  const checkEvery = Math.max(50, Math.min(1000, config.idleTimeoutMs / 10));
+  return {
+    keepAliveTimeout: 65_000,
+    connectionsCheckingInterval: checkEvery,
+    headersTimeout: Math.max(checkEvery, config.idleTimeoutMs - checkEvery),
+    requestTimeout: config.requestTimeoutMs,
+  };
 };
 
 /**

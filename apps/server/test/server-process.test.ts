@@ -179,4 +179,12 @@ describe('the platform-server process', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   });
+
+  it('exports straight from the embedded database once the server is gone', async () => {
+    const direct = await runBin(['export'], { DATA_DIR: dataDir });
+    expect(direct.code, direct.stderr).toBe(0);
+    expect(direct.stderr).not.toContain('exporting through it');
+    const exported = JSON.parse(direct.stdout) as { subscriptions: { id: number }[] };
+    expect(exported.subscriptions.map((s) => s.id)).toEqual([9902]);
+  });
 });

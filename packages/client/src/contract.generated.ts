@@ -376,6 +376,7 @@ export type PlatformErrorShape = {
       | 'METHOD_NOT_ALLOWED'
       | 'CONFLICT'
       | 'PAYLOAD_TOO_LARGE'
+      | 'UNSUPPORTED_MEDIA_TYPE'
       | 'RATE_LIMITED'
       | 'INTERNAL'
       | 'UPSTREAM_FAILED'
@@ -387,6 +388,7 @@ export type PlatformErrorShape = {
       | 'NOT_FOUND'
       | 'CONFLICT'
       | 'PAYLOAD_TOO_LARGE'
+      | 'UNSUPPORTED_MEDIA_TYPE'
       | 'BAD_GATEWAY'
       | 'BAD_REQUEST'
       | 'CLIENT_CLOSED_REQUEST'
@@ -402,8 +404,7 @@ export type PlatformErrorShape = {
       | 'TIMEOUT'
       | 'TOO_MANY_REQUESTS'
       | 'UNAUTHORIZED'
-      | 'UNPROCESSABLE_CONTENT'
-      | 'UNSUPPORTED_MEDIA_TYPE';
+      | 'UNPROCESSABLE_CONTENT';
     httpStatus: number;
     path: undefined | string;
     traceId: undefined | string;
@@ -413,6 +414,7 @@ export type PlatformErrorShape = {
     | -32004
     | -32009
     | -32013
+    | -32015
     | -32603
     | -32600
     | -32099
@@ -424,8 +426,7 @@ export type PlatformErrorShape = {
     | -32008
     | -32029
     | -32001
-    | -32022
-    | -32015;
+    | -32022;
 };
 
 /** The tRPC router of the platform, as its server builds it from the operation table. */
@@ -1049,6 +1050,7 @@ export const errorStatus = {
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UPSTREAM_FAILED: 502,

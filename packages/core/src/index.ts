@@ -21,4 +21,5 @@ export * from './rules/idp-domains.ts';
 export * from './rules/parse-auth-data.ts';
 export * from './rules/renders/index.ts';
 export * from './rules/token-endpoint-auth.ts';
+export * from './text.ts';
 export * from './validation.ts';

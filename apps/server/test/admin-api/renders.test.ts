@@ -102,6 +102,26 @@ describe.each(await testBackends())('render usage on $name', (backend) => {
     ).toBe(404);
   });
 
+  it('judges the query after visibility: 404 for what the caller cannot see, else a 400 naming the allowed values', async () => {
+    const outsider = await s.tp.token(USERS.outsider, ['platform:read']);
+    for (const query of ['', '?groupBy=week', '?groupBy=year&top=0', '?groupBy=Year']) {
+      const hidden = await s.tp.call(`/api/v1/subscriptions/${SUB_A}/renders${query}`, { token: outsider });
+      expect(hidden.status, query).toBe(404);
+    }
+    const missing = await json<{ errors: Record<string, string[]> }>(
+      await get(`/api/v1/subscriptions/${SUB_A}/renders`),
+    );
+    expect(missing.errors).toEqual({ groupBy: ['groupBy is required: year or month.'] });
+    const wrong = await get(`/api/v1/subscriptions/${SUB_A}/renders?groupBy=Year&top=1.5`);
+    expect(wrong.status).toBe(400);
+    expect(((await wrong.json()) as { errors: unknown }).errors).toEqual({
+      groupBy: ['groupBy must be year or month.'],
+      top: ['top must be an integer of at least 1.'],
+    });
+    const repeated = await get(`/api/v1/subscriptions/${SUB_A}/renders?groupBy=year&groupBy=month`);
+    expect(repeated.status).toBe(400);
+  });
+
   it('lists every environment in every group, by type then renders, and merges the rest into Others with top', async () => {
     const groups = z
       .array(SubscriptionRendersModel)

@@ -1,7 +1,8 @@
 /**
  * Fuzzing of every operation the served /openapi.json documents, and of the connector proxy route, with tokens
  * of every role: valid, boundary and hostile requests (wrong types, huge numbers, odd Unicode, path traversal,
- * duplicate query keys, missing, doubled and oversized bodies, wrong content types). Every answer must keep
+ * duplicate query keys, missing, doubled and oversized bodies, gzip/deflate/br bodies, undecodable ones, other
+ * encodings and a compressed bomb, wrong content types). Every answer must keep
  * docs/errors.md: never a 5xx, every error a ProblemDetails with `traceId` served as application/json, no
  * answer above 1 MiB.
  *
@@ -10,6 +11,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { testBackends } from '@platform/store/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -72,6 +74,9 @@ const RAW_SEGMENTS = [
 ];
 
 type Generated = RawRequest & { caller: string };
+
+/** 16 MiB of JSON whitespace in 16 KiB of gzip: over every limit but the import's once decoded. */
+const COMPRESSED_BOMB = gzipSync(Buffer.alloc(16 * MiB, 0x20), { level: 9 });
 
 const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
 
@@ -152,13 +157,43 @@ const requestArbitrary = (
     ['&&&'],
   );
 
-  const bodyArbitrary: fc.Arbitrary<{ body?: string | Buffer; contentType?: string }> = fc.oneof(
+  const schemaBody = op.body ? fromSchema(op.body, components, 6) : fc.jsonValue({ maxDepth: 2 });
+  const bodyArbitrary: fc.Arbitrary<{
+    body?: string | Buffer;
+    contentType?: string;
+    contentEncoding?: string;
+  }> = fc.oneof(
     {
       weight: op.body ? 8 : 1,
-      arbitrary: (op.body ? fromSchema(op.body, components, 6) : fc.jsonValue({ maxDepth: 2 })).map((v) => ({
+      arbitrary: schemaBody.map((v) => ({
         body: JSON.stringify(v) ?? 'null',
         contentType: 'application/json',
       })),
+    },
+    {
+      // The same bodies compressed, as docs/errors.md lets clients send them.
+      weight: op.body ? 2 : 0,
+      arbitrary: fc
+        .tuple(
+          schemaBody,
+          fc.constantFrom(['gzip', gzipSync], ['deflate', deflateSync], ['br', brotliCompressSync]),
+        )
+        .map(([v, [coding, compress]]) => ({
+          body: (compress as (b: Buffer) => Buffer)(Buffer.from(JSON.stringify(v) ?? 'null')),
+          contentType: 'application/json',
+          contentEncoding: coding as string,
+        })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        { body: Buffer.from('not gzip at all'), contentType: 'application/json', contentEncoding: 'gzip' },
+        { body: Buffer.from('{}'), contentType: 'application/json', contentEncoding: 'br' },
+        { body: gzipSync('{}'), contentType: 'application/json', contentEncoding: 'compress' },
+        { body: gzipSync('{}'), contentType: 'application/json', contentEncoding: 'gzip, gzip' },
+        { body: COMPRESSED_BOMB, contentType: 'application/json', contentEncoding: 'gzip' },
+        { body: `"${'x'.repeat(300 * 1024)}"`, contentType: 'application/json', contentEncoding: 'identity' },
+      ),
     },
     { weight: 2, arbitrary: fc.constant({}) }, // missing body
     {
@@ -223,6 +258,7 @@ const requestArbitrary = (
       const search = (query as string[][]).flat().join('&');
       const headers: Record<string, string> = {};
       if (body.contentType) headers['content-type'] = body.contentType;
+      if (body.contentEncoding) headers['content-encoding'] = body.contentEncoding;
       if (traceparent) headers.traceparent = traceparent;
       return {
         caller,

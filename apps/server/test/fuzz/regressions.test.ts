@@ -91,7 +91,7 @@ describe('fuzz regressions', () => {
     expect(contractViolations(huge)).toEqual([]);
   });
 
-  it('answers an environment reference holding U+0000 with 404 (was 500: invalid byte sequence for UTF8)', async () => {
+  it('answers an environment reference holding U+0000 with 400 naming it (was 500: invalid byte sequence for UTF8)', async () => {
     const token = await s.tp.token(USERS.owner, ['platform:read', 'platform:write']);
     for (const method of ['GET', 'DELETE']) {
       const reply = await sendRaw(s.tp.url, {
@@ -99,8 +99,9 @@ describe('fuzz regressions', () => {
         path: '/grafx/api/v1/environment/a%00b/connectors/00000000-0000-4000-8000-000000000000',
         headers: { authorization: `Bearer ${token}` },
       });
-      expect(reply!.status, method).toBe(404);
+      expect(reply!.status, method).toBe(400);
       expect(contractViolations(reply!)).toEqual([]);
+      expect(JSON.parse(reply!.body.toString()).errors).toHaveProperty('environment');
     }
   });
 });

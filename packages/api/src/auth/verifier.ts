@@ -73,7 +73,7 @@ export const createTokenVerifier = (options: {
           requiredClaims: ['exp'],
         });
         const caller = callerFromClaims(payload);
-        if (!caller) throw new UnauthenticatedError('The token has no subject.', true);
+        if (!caller) throw new UnauthenticatedError('The token has no valid subject.', true);
         verified.set(token, caller, payload);
         return caller;
       } catch (error) {

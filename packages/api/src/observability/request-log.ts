@@ -10,11 +10,9 @@ import type { RequestLocals } from '../rest/context.ts';
  * request ('close' comes once, after the answer is complete or when the client went away first).
  */
 export const requestLog = (logger: Logger): RequestHandler => {
-  function ended(this: Response) {
-    const { req } = this;
-    const locals = this.locals as RequestLocals;
-    const status = this.statusCode;
-    const route = locals.route ?? 'unmatched';
+  const line = (res: Response, route: string, status: number, extra?: object) => {
+    const { req } = res;
+    const locals = res.locals as RequestLocals;
     const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
     logger[level](
       {
@@ -23,12 +21,25 @@ export const requestLog = (logger: Logger): RequestHandler => {
         res: { status },
         durationMs: Math.round((performance.now() - locals.startedAt) * 10) / 10,
         route,
-        userId: locals.caller?.userId || undefined,
+        userId: (locals.caller ?? locals.identity?.caller)?.userId || undefined,
         traceId: locals.traceId,
-        ...(this.writableFinished ? {} : { aborted: true }),
+        ...extra,
+        ...(res.writableFinished ? {} : { aborted: true }),
       },
       `${req.method} ${route} ${status}`,
     );
+  };
+  function ended(this: Response) {
+    const locals = this.locals as RequestLocals;
+    const calls = locals.callLog;
+    // Each call of a tRPC request (a batch holds several) has its own line, named by its procedure.
+    if (calls && calls.length > 0) {
+      for (const [index, call] of calls.entries()) {
+        line(this, `/trpc/${call.path}`, call.status, { batch: { index, size: calls.length } });
+      }
+      return;
+    }
+    line(this, locals.route ?? 'unmatched', this.statusCode);
   }
   return (_req, res, next) => {
     res.once('close', ended);

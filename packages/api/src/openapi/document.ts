@@ -1,5 +1,6 @@
 import { ProblemDetails, statusTitle } from '@platform/core';
 import type { z } from 'zod';
+import { checkedByService } from '../operations/input.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { MODEL_EXAMPLES } from './examples.ts';
 import { createSchemaCollector } from './json-schema.ts';
@@ -40,10 +41,11 @@ const problemResponse = (status: number) => ({
 });
 
 /**
- * Whether a query parameter is required: `.optional()` says it is not. A parameter the service checks itself (the
- * render query) accepts anything at parse time, yet is required all the same.
+ * Whether a query parameter is required: `.optional()` says it is not, except for one the service checks itself
+ * after visibility (the render query's `groupBy`), which lets an absence through yet is required all the same.
  */
-const isRequired = (schema: z.ZodType): boolean => schema._zod.optin !== 'optional';
+const isRequired = (schema: z.ZodType): boolean =>
+  checkedByService.has(schema) || schema._zod.optin !== 'optional';
 
 /** Query parameter examples, from the demo data. */
 const QUERY_EXAMPLES: Record<string, unknown> = {
@@ -81,11 +83,13 @@ export const openApiDocument = (
     }
     for (const [name, schema] of Object.entries(op.query?.shape ?? {})) {
       const s = schema as z.ZodType;
+      // `.optional()` wraps the described schema: its description is the inner one's.
+      const description = s.description ?? (s._zod.def as { innerType?: z.ZodType }).innerType?.description;
       parameters.push({
         name,
         in: 'query',
         required: isRequired(s),
-        ...(s.description ? { description: s.description } : {}),
+        ...(description ? { description } : {}),
         schema: toSchema(s, 'input'),
         ...(name in QUERY_EXAMPLES ? { example: QUERY_EXAMPLES[name] } : {}),
       });

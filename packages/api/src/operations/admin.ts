@@ -28,7 +28,7 @@ import { listSubscriptions } from '../services/subscriptions/list.ts';
 import { getSubscriptionRenders } from '../services/subscriptions/renders.ts';
 import { getSubscriptionUser } from '../services/users/get.ts';
 import { listSubscriptionUsers } from '../services/users/list.ts';
-import { singleQueryValue } from './input.ts';
+import { checkedByService, singleQueryValue } from './input.ts';
 import { defineOperation } from './operation.ts';
 
 const ImportSummary = z
@@ -57,21 +57,32 @@ const renderParameter = <T>(schema: Record<string, unknown>, description: string
     .custom<T>((value) => !Array.isArray(value), { error: 'must be given once, as a single value' })
     .transform((value): unknown => value)
     .meta(schema)
-    .describe(description);
+    .describe(description)
+    .optional();
+
+/**
+ * `groupBy` is required, but its absence too is judged by the service, after visibility: the schema lets it
+ * through while its type (for clients) and the document (`required: true`) say it is required.
+ */
+const requiredRenderParameter = <T>(schema: Record<string, unknown>, description: string) => {
+  const parameter = renderParameter<T>(schema, description);
+  checkedByService.add(parameter);
+  return parameter as unknown as z.ZodType<unknown, T>;
+};
 
 const renderQuery = z.object({
-  groupBy: renderParameter<'year' | 'month'>(
+  groupBy: requiredRenderParameter<'year' | 'month'>(
     { type: 'string', enum: ['year', 'month'] },
     '`year`: one group per month over the current month and the 11 before it; `month`: one group per day over the 30 days ending today (UTC). Case-sensitive.',
   ),
   startDate: renderParameter<string>(
     { type: 'string', format: 'date' },
     'yyyy-MM-dd; with endDate, replaces the default range (both inclusive).',
-  ).optional(),
+  ),
   endDate: renderParameter<string>(
     { type: 'string', format: 'date' },
     'yyyy-MM-dd; required when startDate is given.',
-  ).optional(),
+  ),
 });
 
 /** Sections 4.1 and 4.2 of the specification, plus the additions of docs/admin-api.md, docs/data-file.md. */
@@ -199,7 +210,7 @@ export const adminOperations = [
       top: renderParameter<number>(
         { type: 'integer', format: 'int32', minimum: 1 },
         'How many environments to list individually (those with the most renders over the range); the others are summed into Others.',
-      ).optional(),
+      ),
     }),
     response: z.array(SubscriptionRendersModel),
     status: 200,
@@ -299,6 +310,7 @@ export const adminOperations = [
       'Upserts a data file, all of it or nothing, and answers how many rows of each kind it held. Importing the same file again changes nothing. Unknown keys and bad values are refused, each named by its path. Needs `platform:write` and the operator role `platform:admin`.',
     tag: 'Operations',
     access: 'platform:write',
+    operatorOnly: true,
     // importDataFile parses the file itself: its errors name unknown keys with the key meant.
     body: z.custom<z.input<typeof DataFile>>(() => true),
     documentedBody: DataFile,

@@ -1,4 +1,4 @@
-import { fieldErrors, NotFoundError, ValidationError } from '@platform/core';
+import { fieldErrors, malformedTextErrors, NotFoundError, ValidationError } from '@platform/core';
 import { z } from 'zod';
 import type { AnyOperation } from './operation.ts';
 
@@ -7,6 +7,30 @@ export type RawRequest = {
   query: Record<string, unknown>;
   body: unknown;
   hasBody: boolean;
+  /** The body's raw text was scanned and can hold no U+0000 or surrogate: its strings need no walk. */
+  bodyTextChecked?: boolean;
+};
+
+/** Elements of an array body are named by index (`body[2]`), fields by their own path (`clientId`). */
+const bodyNames = (errors: Record<string, string[]>) =>
+  Object.fromEntries(Object.entries(errors).map(([k, v]) => [k.startsWith('[') ? `body${k}` : k, v]));
+
+/**
+ * U+0000 and unpaired surrogates in any path parameter, query value or body string (keys included) → 400 naming
+ * each (docs/errors.md): one rule for every operation of every transport, before the operation's own schema.
+ */
+const rejectMalformedText = (raw: RawRequest) => {
+  const params = malformedTextErrors(raw.params);
+  const query = malformedTextErrors(raw.query);
+  const body = raw.hasBody && !raw.bodyTextChecked ? bodyNames(malformedTextErrors(raw.body, 'body')) : {};
+  const errors = { ...params, ...query, ...body };
+  const names = Object.keys(errors);
+  if (names.length > 0) {
+    throw new ValidationError(
+      `U+0000 and unpaired surrogates are not accepted: check ${names.join(', ')}.`,
+      errors,
+    );
+  }
 };
 
 /**
@@ -14,6 +38,7 @@ export type RawRequest = {
  * query and body apart) and tRPC (one input object split the same way), so both transports reject the same inputs.
  */
 export const parseInput = (operation: AnyOperation, raw: RawRequest): Record<string, unknown> => {
+  rejectMalformedText(raw);
   const input: Record<string, unknown> = {};
   if (operation.params) {
     const parsed = operation.params.safeParse(raw.params);
@@ -48,12 +73,8 @@ export const parseInput = (operation: AnyOperation, raw: RawRequest): Record<str
     }
     const parsed = operation.body.safeParse(raw.body);
     if (!parsed.success) {
-      const errors = fieldErrors(parsed.error, 'body');
-      // Fields keep their own names (`clientId`, `authorizationServerMetadata.token_endpoint`); elements of an
-      // array body are named by index (`body[2]`).
-      const named = Object.fromEntries(
-        Object.entries(errors).map(([k, v]) => [k.startsWith('[') ? `body${k}` : k, v]),
-      );
+      // Fields keep their own names (`clientId`, `authorizationServerMetadata.token_endpoint`).
+      const named = bodyNames(fieldErrors(parsed.error, 'body'));
       throw new ValidationError(
         `The request body is not valid: check ${Object.keys(named).join(', ')}.`,
         named,
@@ -66,3 +87,9 @@ export const parseInput = (operation: AnyOperation, raw: RawRequest): Record<str
 
 /** A query value that must appear at most once: repeated keys arrive as arrays and are rejected by name. */
 export const singleQueryValue = () => z.string({ error: 'must be given once, as a single value' });
+
+/**
+ * Parameters that are required although their schema lets an absent value through, because the service judges
+ * them after visibility (the render query's `groupBy`): the document marks them required all the same.
+ */
+export const checkedByService = new WeakSet<z.ZodType>();

@@ -25,6 +25,8 @@ export type Operation<I = unknown, O = unknown> = {
   readonly description: string;
   readonly tag: Tag;
   readonly access: Access;
+  /** The caller must also hold `platform:admin` (operators), judged with the token before the body is read. */
+  readonly operatorOnly?: boolean;
   readonly params?: AnyObject;
   /**
    * What a malformed path parameter answers: 400 where the specification's table lists 400 for the endpoint,

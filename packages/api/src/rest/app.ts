@@ -1,3 +1,4 @@
+import { parse } from 'node:querystring';
 import { NotFoundError, ServiceError, ValidationError } from '@platform/core';
 import { loggableError } from '@platform/store';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
@@ -5,7 +6,10 @@ import type { Registry } from 'prom-client';
 import { httpMetrics } from '../observability/metrics.ts';
 import { requestLog } from '../observability/request-log.ts';
 import type { AnyOperation } from '../operations/operation.ts';
+import { countTrpcCalls } from '../trpc/batch.ts';
+import { closeIfBodyUnread } from './close-unread.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
+import { identify } from './identify.ts';
 import { pathMatcher } from './paths.ts';
 import { classify, sendProblem } from './problem-response.ts';
 import { rateLimit } from './rate-limit.ts';
@@ -29,6 +33,7 @@ export const createApp = (options: AppOptions): Express => {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('trust proxy', 'loopback');
+  app.set('query parser', parseQuery);
 
   app.use(((req, res, next) => {
     const locals = res.locals as RequestLocals;
@@ -38,12 +43,14 @@ export const createApp = (options: AppOptions): Express => {
   }) satisfies RequestHandler);
   app.use(httpMetrics(options.metrics));
   app.use(requestLog(deps.log));
-  app.use(rateLimit(options.rateLimitPerSecond));
+  app.use(identify(deps.verifier));
+  app.use('/trpc', countTrpcCalls);
+  app.use(rateLimit(options.rateLimitPerSecond, deps.verifier.issuer));
   options.mountRaw?.(app);
   app.use(restRoutes(deps, operations));
   options.mountExtra?.(app);
 
-  const known = operations.map((op) => ({ matcher: pathMatcher(op.path), method: op.method }));
+  const known = operations.map((op) => ({ matcher: pathMatcher(op.path), method: op.method, path: op.path }));
   app.use(((req, res, next) => {
     const allowed = known.filter((k) => k.matcher.test(req.path)).map((k) => k.method);
     if (allowed.length === 0) {
@@ -59,13 +66,14 @@ export const createApp = (options: AppOptions): Express => {
     );
   }) satisfies RequestHandler);
 
-  app.use(((error, _req, res, _next) => {
+  app.use(((error, req, res, _next) => {
     const locals = res.locals as RequestLocals;
-    const mapped = mapBodyError(error);
+    const mapped = error instanceof URIError ? undecodablePath(req.path, known) : error;
     if (res.headersSent) {
       res.destroy();
       return;
     }
+    closeIfBodyUnread(req, res);
     const outcome = sendProblem(res, locals.traceId, mapped);
     if (
       outcome.status >= 500 &&
@@ -78,28 +86,45 @@ export const createApp = (options: AppOptions): Express => {
   return app;
 };
 
-/** body-parser's errors carry a `type`; turn them into the statuses of docs/errors.md. */
-const mapBodyError = (error: unknown): unknown => {
-  const type = (error as { type?: unknown }).type;
-  if (type === 'entity.too.large') {
-    const limit = (error as { limit?: unknown }).limit;
-    return new ServiceError(
-      'PAYLOAD_TOO_LARGE',
-      `The request body is larger than the ${limit} bytes this endpoint accepts.`,
-    );
-  }
-  if (type === 'entity.parse.failed') {
-    return new ValidationError('The request body is not valid JSON.', { body: ['not valid JSON'] });
-  }
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return new ValidationError('The request body must be UTF-8 JSON.', { body: ['unsupported encoding'] });
-  }
-  if (type === 'request.aborted') return new ValidationError('The request was aborted.');
-  // The router decodes path parameters with decodeURIComponent: a malformed escape (`%c0%ae`) is the caller's.
-  if (error instanceof URIError) {
-    return new ValidationError('The request path is not valid percent-encoded UTF-8.', {
-      path: ['malformed percent-encoding'],
-    });
-  }
-  return error;
+/**
+ * The router decodes path parameters with decodeURIComponent: a malformed escape (`%c0%ae`, an encoded surrogate
+ * `%ed%a0%80`) is the caller's, a 400 naming the parameter of the matching path template (else `path`).
+ */
+const undecodablePath = (path: string, known: readonly { matcher: RegExp; path: string }[]) => {
+  const template = known.find((k) => k.matcher.test(path))?.path.split('/') ?? [];
+  const names = path.split('/').flatMap((segment, i) => {
+    const name = /^\{(.+)\}$/.exec(template[i] ?? '')?.[1];
+    return name && !decodes(segment) ? [name] : [];
+  });
+  const errors = Object.fromEntries(
+    (names.length > 0 ? names : ['path']).map((name) => [name, ['not valid percent-encoded UTF-8']]),
+  );
+  return new ValidationError('The request path is not valid percent-encoded UTF-8.', errors);
 };
+
+const decodes = (segment: string) => {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Stands for a query value whose percent-encoding is not UTF-8: the text check names it (docs/errors.md). */
+const UNDECODABLE = '\udfff';
+
+/**
+ * Query strings as Node's querystring reads them, except that a value whose escapes are not UTF-8 (`%ff`,
+ * `%ed%a0%80`, an encoded lone surrogate) is refused by name rather than silently turned into U+FFFD.
+ */
+const parseQuery = (text: string) =>
+  parse(text, '&', '=', {
+    decodeURIComponent: (value: string) => {
+      try {
+        return decodeURIComponent(value);
+      } catch {
+        return UNDECODABLE;
+      }
+    },
+  });

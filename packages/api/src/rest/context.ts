@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { TokenVerifier } from '../auth/verifier.ts';
 import type { AuthorizationCodeFlow, Caller, ServiceContext } from '../services/context.ts';
 import type { ReadCache } from '../services/read-cache.ts';
+import type { Identity } from './identify.ts';
 
 /** What the whole application shares; each request adds its caller, trace id and clock. */
 export type AppDeps = {
@@ -15,6 +16,8 @@ export type AppDeps = {
   readonly publicUrl: string;
   readonly authorizationCode?: AuthorizationCodeFlow | undefined;
   readonly connectorChanged?: ((connectorId: string) => void) | undefined;
+  /** A client that stops sending in the middle of a request body is cut off after this long (docs/configuration.md). */
+  readonly idleTimeoutMs?: number | undefined;
   /** PROXY_ALLOW_PRIVATE_NETWORKS: plain http token and authorization endpoints are accepted too. */
   readonly allowPrivateNetworks?: boolean | undefined;
 };
@@ -26,8 +29,16 @@ export type RequestLocals = {
   traceId: string;
   /** `performance.now()` when the request arrived. */
   startedAt: number;
+  /** Set for every request before any route runs (identify.ts). */
+  identity?: Identity;
   caller?: Caller;
   route?: string;
+  /** Calls a tRPC request holds (a batch holds several); each counts for the rate limit and logs its own line. */
+  calls?: number;
+  /** The tRPC body was scanned and holds no escape of U+0000 or a surrogate (read-body.ts). */
+  bodyTextChecked?: boolean;
+  /** The outcome of each call of a tRPC request, as its log lines tell it. */
+  callLog?: { path: string; status: number }[];
 };
 
 /** The context a service runs in, the same whichever transport called it. */

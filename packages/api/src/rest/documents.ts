@@ -7,11 +7,12 @@ import type { Registry } from 'prom-client';
 import type { DevIssuer } from '../auth/dev-issuer.ts';
 import { openApiDocument, withServers } from '../openapi/document.ts';
 import type { AnyOperation } from '../operations/operation.ts';
+import { admitTrpc } from '../trpc/admit.ts';
 import { buildTrpcRouter } from '../trpc/router.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
 import { mountDevSignIn } from './dev-sign-in.ts';
 import { sendProblem } from './problem-response.ts';
-import { DEFAULT_BODY_LIMIT } from './routes.ts';
+import { DEFAULT_BODY_LIMIT, DEFAULT_IDLE_TIMEOUT_MS } from './routes.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -62,18 +63,21 @@ export const mountDocuments = (
   const router = buildTrpcRouter(options.operations);
   app.use(
     '/trpc',
-    (_req, res, next) => {
-      (res.locals as RequestLocals).route = '/trpc';
-      next();
-    },
+    admitTrpc(options.operations, DEFAULT_BODY_LIMIT, options.deps.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS),
     createExpressMiddleware({
       router,
       maxBodySize: DEFAULT_BODY_LIMIT,
-      createContext: ({ req, res }) => ({
-        deps: options.deps,
-        authorization: req.headers.authorization,
-        traceId: (res.locals as RequestLocals).traceId,
-      }),
+      createContext: ({ res }) => {
+        const locals = res.locals as RequestLocals;
+        locals.callLog = [];
+        return {
+          deps: options.deps,
+          identity: locals.identity,
+          traceId: locals.traceId,
+          bodyTextChecked: locals.bodyTextChecked === true,
+          callLog: locals.callLog,
+        };
+      },
     }),
   );
 

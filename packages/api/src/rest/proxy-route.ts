@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NotFoundError, uuid } from '@platform/core';
+import { malformedTextErrors, NotFoundError, uuid, ValidationError } from '@platform/core';
 import type { Express } from 'express';
 import { authorize } from '../operations/authorize.ts';
 import type { Caller } from '../services/context.ts';
 import { readEnvironment } from '../services/environment-access.ts';
+import { closeIfBodyUnread } from './close-unread.ts';
 import { type AppDeps, type RequestLocals, serviceContext } from './context.ts';
 import { sendProblem } from './problem-response.ts';
 
@@ -35,10 +36,14 @@ export const mountProxy = (app: Express, deps: AppDeps, handle: ProxyHandler): v
     locals.route = PROXY_PATH;
     res.set(PROXIED_RESPONSE_HEADERS);
     try {
-      const caller = await authorize(deps.verifier, 'platform:read', req.headers.authorization);
+      const caller = authorize({ access: 'platform:read' }, locals.identity);
       locals.caller = caller;
       const environment = req.params.environment as string;
       const connectorId = req.params.connectorId as string;
+      const malformed = malformedTextErrors({ environment, connectorId });
+      if (Object.keys(malformed).length > 0) {
+        throw new ValidationError('U+0000 and unpaired surrogates are not accepted in the path.', malformed);
+      }
       const scope = await readEnvironment(serviceContext(deps, caller, locals.traceId), environment);
       if (!connectorIdSchema.safeParse(connectorId).success) {
         throw new NotFoundError(`Connector '${connectorId}' was not found in this environment.`);
@@ -50,8 +55,8 @@ export const mountProxy = (app: Express, deps: AppDeps, handle: ProxyHandler): v
         traceId: locals.traceId,
       });
     } catch (error) {
-      // Nothing of the body was read yet when authorization fails; drain it so the connection can be reused.
-      req.resume();
+      // Nothing of the body was read yet when authorization fails, and nothing of it ever will be.
+      closeIfBodyUnread(req, res);
       sendProblem(res, locals.traceId, error);
     }
   });

@@ -12,12 +12,17 @@ import { parseInput } from '../operations/input.ts';
 import type { AnyOperation, ClientInput, Operation } from '../operations/operation.ts';
 import { runOperation } from '../operations/run.ts';
 import type { AppDeps } from '../rest/context.ts';
+import type { Identity } from '../rest/identify.ts';
 import { classify } from '../rest/problem-response.ts';
 
 export type TrpcContext = {
   deps: AppDeps;
-  authorization: string | undefined;
+  identity: Identity | undefined;
   traceId: string;
+  /** The request body was scanned for escapes of U+0000 and surrogates and holds none (read-body.ts). */
+  bodyTextChecked: boolean;
+  /** Each call's procedure and status, for its own log line (request-log.ts). */
+  callLog: { path: string; status: number }[];
 };
 
 /** Each service error maps once to the nearest tRPC code; the HTTP status and field errors travel in `data`. */
@@ -99,12 +104,20 @@ export const buildTrpcRouter = <const Ops extends readonly (AnyOperation & { id:
   for (const operation of operations) {
     const [area, verb] = operation.id.split('.') as [string, string];
     const procedure = t.procedure.input((value: unknown) => value);
+    // A query's input comes from the URL, never scanned: only a mutation's body can be vouched for.
+    const scanned = operation.method !== 'GET';
     const run = async ({ ctx, input }: { ctx: TrpcContext; input: unknown }) => {
       try {
-        const caller = await authorize(ctx.deps.verifier, operation.access, ctx.authorization);
-        const parsed = parseInput(operation, splitInput(operation, input));
-        return await runOperation(ctx.deps, operation, caller, ctx.traceId, parsed);
+        const caller = authorize(operation, ctx.identity);
+        const parsed = parseInput(operation, {
+          ...splitInput(operation, input),
+          bodyTextChecked: scanned && ctx.bodyTextChecked,
+        });
+        const output = await runOperation(ctx.deps, operation, caller, ctx.traceId, parsed);
+        ctx.callLog.push({ path: operation.id, status: 200 });
+        return output;
       } catch (error) {
+        ctx.callLog.push({ path: operation.id, status: classify(error).status });
         throw toTRPCError(error);
       }
     };

@@ -1,10 +1,11 @@
-import { DataFile, dataFileErrors, listErrors, ValidationError } from '@platform/core';
+import { dataFileErrors, listErrors, ValidationError } from '@platform/core';
 import { markDemoData, removeDemoDataIfPresent } from '../demo/demo-marker.ts';
 import { writeDemoRollups } from '../demo/write-demo-rollups.ts';
 import type { Database } from '../types.ts';
 import { checkReferences } from './check-references.ts';
 import { databaseRefusal, type ImportCursor } from './database-refusal.ts';
 import { planImport } from './import-plan.ts';
+import { parseDataFile } from './parse-data-file.ts';
 import { loadStoredState } from './stored-state.ts';
 import { writeEntities } from './write-data-file.ts';
 import { writeRenderEvents } from './write-render-events.ts';
@@ -43,7 +44,7 @@ export const importDataFile = async (
   input: unknown,
   options: ImportOptions = {},
 ): Promise<ImportSummary> => {
-  const parsed = DataFile.safeParse(input);
+  const parsed = await parseDataFile(input);
   if (!parsed.success) throw rejected(dataFileErrors(parsed.error));
   const plan = planImport(input, parsed.data);
   const { file } = plan;

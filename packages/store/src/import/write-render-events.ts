@@ -1,7 +1,10 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RenderEvent } from '@platform/core';
 import { sql } from 'drizzle-orm';
 import { chunks } from './upsert.ts';
 import { EVENTS_PER_STATEMENT, type Progress, type Tx } from './write-data-file.ts';
+
+const EVENTS_PER_TURN = 5000;
 
 type ImportedEvent = {
   environment_id: number;
@@ -25,7 +28,9 @@ export const writeRenderEvents = async (
   // The same identity twice in one file counts once, with the counts summed. Instants are compared at the
   // millisecond, in UTC, so `10:00:00Z` and `11:00:00+01:00` are one identity.
   const byIdentity = new Map<string, ImportedEvent>();
-  for (const event of events) {
+  for (const [i, event] of events.entries()) {
+    // A few thousand events per turn of the event loop: a large file must not hold the server.
+    if (i % EVENTS_PER_TURN === EVENTS_PER_TURN - 1) await nextTurn();
     const environmentId = environmentIds.get(event.environmentGuid.toLowerCase())!;
     const at = new Date(event.at).toISOString();
     const key = `${environmentId}|${at}|${event.kind}|${event.watermarked}`;

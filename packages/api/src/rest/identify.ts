@@ -1,0 +1,35 @@
+import type { RequestHandler } from 'express';
+import type { TokenVerifier } from '../auth/verifier.ts';
+import type { Caller } from '../services/context.ts';
+import type { RequestLocals } from './context.ts';
+
+/**
+ * Who sent a request, judged from its `Authorization` header alone, before any route and before any body byte
+ * is read: a verified caller, a failed verification (kept, and thrown only by operations that need a token), or
+ * nobody. The rate limit and every transport's token checks read it.
+ */
+export type Identity = { readonly caller?: Caller; readonly failure?: unknown };
+
+const NOBODY: Identity = {};
+
+export const identify =
+  (verifier: TokenVerifier): RequestHandler =>
+  (req, res, next) => {
+    const locals = res.locals as RequestLocals;
+    const authorization = req.headers.authorization;
+    if (authorization === undefined) {
+      locals.identity = NOBODY;
+      next();
+      return;
+    }
+    verifier.verify(authorization).then(
+      (caller) => {
+        locals.identity = { caller };
+        next();
+      },
+      (failure: unknown) => {
+        locals.identity = { failure };
+        next();
+      },
+    );
+  };
