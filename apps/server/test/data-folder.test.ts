@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,6 +79,17 @@ const firstAnswer = (port: number, dataDir: string, alive: () => boolean) =>
     attempt();
   });
 
+/** Resolves once the data folder's lock names `pid` as its holder. */
+const heldBy = async (dataDir: string, pid: number | undefined) => {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const text = await readFile(join(dataDir, 'owner.lock'), 'utf8').catch(() => '');
+    if (text.includes(`"pid":${pid},`)) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error(`pid ${pid} never took the lock`);
+};
+
 describe('one owner per data folder, and ready means ready', () => {
   let dataDir: string;
   let port: number;
@@ -137,8 +148,15 @@ describe('one owner per data folder, and ready means ready', () => {
     first.child.kill('SIGKILL');
     await first.exited;
     first = startServer(dataDir, port);
+    // An export asked once the starting server holds the folder waits for it and reads through it, never beside it.
+    await heldBy(dataDir, first.child.pid);
+    const exporting = runBin(['export'], dataDir, port);
     await firstAnswer(port, dataDir, () => first.child.exitCode === null);
     expect(first.output()).toContain('Taking over the lock');
+    const exported = await exporting;
+    expect(exported.code).toBe(0);
+    expect(exported.stderr).toContain('exporting through it');
+    expect(exported.stdout).toContain('"imported 1"');
 
     await writeFile(file, JSON.stringify(data(2)));
     const again = await runBin(['import', file], dataDir, port);
@@ -163,5 +181,10 @@ describe('one owner per data folder, and ready means ready', () => {
     const alone = await runBin(['import', file], dataDir, port);
     expect(alone.code).toBe(0);
     expect(alone.stderr).not.toContain('importing through it');
+    const exportedAlone = await runBin(['export'], dataDir, port);
+    expect(exportedAlone.code).toBe(0);
+    expect(exportedAlone.stderr).not.toContain('exporting through it');
+    expect(exportedAlone.stdout).toContain('"imported 2"');
+    expect(existsSync(join(dataDir, 'owner.lock'))).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { exportDataFile, migrate, openDatabase } from '@platform/store';
 import { loadConfig } from '../config.ts';
+import { takeOrFindOwner } from '../data-dir-owner.ts';
 import { readExportSocket } from '../import-socket.ts';
-import { readServerFile } from '../server-file.ts';
 
 /** What the running server on this embedded database holds (one process owns PGlite, as for import). */
 const exportThroughServer = async (url: string, dataDir: string): Promise<unknown> => {
@@ -31,10 +31,17 @@ const exportDirectly = async (databaseUrl: string | undefined, dataDir: string):
  */
 export const exportFile = async (file: string | undefined): Promise<void> => {
   const config = loadConfig();
-  const running = config.databaseUrl ? undefined : await readServerFile(config.dataDir);
-  const data = running
-    ? await exportThroughServer(running.url, config.dataDir)
-    : await exportDirectly(config.databaseUrl, config.dataDir);
+  // On the embedded database the folder's owner reads it: a running server, or this command under the lock.
+  const owner = config.databaseUrl ? undefined : await takeOrFindOwner(config.dataDir, 'export');
+  let data: unknown;
+  if (typeof owner === 'string') data = await exportThroughServer(owner, config.dataDir);
+  else {
+    try {
+      data = await exportDirectly(config.databaseUrl, config.dataDir);
+    } finally {
+      await owner?.release();
+    }
+  }
   const text = `${JSON.stringify(data, null, 2)}\n`;
   if (file === undefined) {
     process.stdout.write(text);

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { ValidationError } from '@platform/core';
 import { importDataFile, migrate, openDatabase } from '@platform/store';
-import { type Config, loadConfig } from '../config.ts';
-import { acquireDataDirLock, DataDirBusyError, type DataDirLock, lockHolder } from '../data-dir-lock.ts';
+import { loadConfig } from '../config.ts';
+import type { DataDirLock } from '../data-dir-lock.ts';
+import { takeOrFindOwner } from '../data-dir-owner.ts';
 import { sendToImportSocket } from '../import-socket.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -27,9 +28,6 @@ const readDataFile = async (file: string): Promise<unknown> => {
   }
 };
 
-/** How long an import waits for a server that holds the data folder but does not listen yet. */
-const SERVER_START_WAIT_MS = 120_000;
-
 /**
  * `platform-server import FILE`: upsert a data file, all or nothing. On the embedded database, the process that
  * owns the data folder writes it: a running server (the file goes through its import socket), or, when none
@@ -41,7 +39,7 @@ export const importFile = async (file: string | undefined): Promise<void> => {
   const data = await readDataFile(file);
   let lock: DataDirLock | undefined;
   if (!config.databaseUrl) {
-    const owner = await takeOrFindOwner(config);
+    const owner = await takeOrFindOwner(config.dataDir, 'import');
     if (typeof owner === 'string') {
       await importThroughServer(owner, data, config.dataDir);
       return;
@@ -59,28 +57,6 @@ export const importFile = async (file: string | undefined): Promise<void> => {
     }
   } finally {
     await lock?.release();
-  }
-};
-
-/** The data folder's lock, or the address of the server that holds it (once that server listens). */
-const takeOrFindOwner = async (config: Config): Promise<DataDirLock | string> => {
-  const deadline = Date.now() + SERVER_START_WAIT_MS;
-  for (;;) {
-    let holder = await lockHolder(config.dataDir);
-    if (!holder) {
-      try {
-        return await acquireDataDirLock(config.dataDir, 'import', (line) =>
-          process.stderr.write(`${line}\n`),
-        );
-      } catch (error) {
-        if (!(error instanceof DataDirBusyError)) throw error;
-        holder = error.holder;
-      }
-    }
-    if (holder.command !== 'start') throw new DataDirBusyError(config.dataDir, holder);
-    if (holder.url) return holder.url;
-    if (Date.now() > deadline) throw new DataDirBusyError(config.dataDir, holder);
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 };
 

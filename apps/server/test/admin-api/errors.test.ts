@@ -10,9 +10,10 @@ type Problem = { type: string; title: string; status: number; detail: string; tr
 describe.each(await testBackends())('errors and the tRPC transport on $name', (backend) => {
   const s = seededPlatform(backend, { RATE_LIMIT_PER_SECOND: '5' });
   let n = 0;
-  // The rate limit counts per user (issuer + subject): the test of the limit drains the member's bucket, the
-  // others run as the owner.
-  const token = () => s.tp.token(USERS.owner, ['platform:read', 'platform:write', `t:${n++}`]);
+  // The rate limit counts per user (issuer + subject), 5 per second with bursts of 10 here: the test of the limit
+  // drains the member's bucket, the typed client's test runs as the owner, the others as the outsider.
+  const token = (user: string = USERS.outsider) =>
+    s.tp.token(user, ['platform:read', 'platform:write', `t:${n++}`]);
 
   it('answers unknown paths with 404 ProblemDetails and wrong methods with 405', async () => {
     const unknown = await s.tp.call('/api/v1/nothing-here', { token: await token() });
@@ -70,10 +71,17 @@ describe.each(await testBackends())('errors and the tRPC transport on $name', (b
     expect(limited.length).toBeGreaterThan(0);
     expect(Number(limited[0]?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(await json<Problem>(limited[0] as Response)).toMatchObject({ status: 429 });
+    // A tRPC client reads the same refusal as its own error: the body is ProblemDetails and a tRPC envelope.
+    await expect(createPlatformClient(s.tp.url, shared).subscriptions.list.query({})).rejects.toSatisfy(
+      (error) =>
+        error instanceof TRPCClientError &&
+        error.data?.httpStatus === 429 &&
+        error.data?.code === 'TOO_MANY_REQUESTS',
+    );
   });
 
   it('returns the same data through the typed tRPC client', async () => {
-    const t = await token();
+    const t = await token(USERS.owner);
     const client = createPlatformClient(s.tp.url, t);
     const rest = await json(await s.tp.call(`/api/v1/subscriptions/${SUB_A}`, { token: t }));
     expect(await client.subscriptions.get.query({ subscriptionId: SUB_A })).toEqual(rest);

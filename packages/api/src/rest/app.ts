@@ -7,6 +7,7 @@ import { httpMetrics } from '../observability/metrics.ts';
 import { requestLog } from '../observability/request-log.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { countTrpcCalls } from '../trpc/batch.ts';
+import { trpcErrorEnvelope } from '../trpc/error-envelope.ts';
 import { closeIfBodyUnread } from './close-unread.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
 import { identify } from './identify.ts';
@@ -74,7 +75,15 @@ export const createApp = (options: AppOptions): Express => {
       return;
     }
     closeIfBodyUnread(req, res);
-    const outcome = sendProblem(res, locals.traceId, mapped);
+    const procedure = /^\/trpc\/([^,?/]+)$/.exec(req.path)?.[1];
+    const outcome = sendProblem(
+      res,
+      locals.traceId,
+      mapped,
+      procedure && req.query.batch === undefined
+        ? (problemStatus) => trpcErrorEnvelope(procedure, problemStatus, locals.traceId)
+        : undefined,
+    );
     if (
       outcome.status >= 500 &&
       classify(mapped).status === outcome.status &&

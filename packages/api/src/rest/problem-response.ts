@@ -40,7 +40,13 @@ export const classify = (error: unknown): ProblemStatus => {
   return { status: 500, detail: 'An unexpected error occurred. Quote the traceId when reporting it.' };
 };
 
-export const sendProblem = (res: Response, traceId: string, error: unknown): ProblemStatus => {
+export const sendProblem = (
+  res: Response,
+  traceId: string,
+  error: unknown,
+  /** Extra members beside the ProblemDetails fields (the tRPC envelope on /trpc paths). */
+  extra?: (outcome: ProblemStatus) => Record<string, unknown>,
+): ProblemStatus => {
   const outcome = classify(error);
   const { status, detail } = outcome;
   const serviceError = outcome.error;
@@ -55,6 +61,9 @@ export const sendProblem = (res: Response, traceId: string, error: unknown): Pro
   }
   if (status === 503) res.set('Retry-After', '5');
   res.status(status);
-  sendJson(res, problem({ status, detail, traceId, errors: serviceError?.errors }));
+  sendJson(res, {
+    ...problem({ status, detail, traceId, errors: serviceError?.errors }),
+    ...extra?.(outcome),
+  });
   return outcome;
 };

@@ -26,7 +26,7 @@ export type TrpcContext = {
 };
 
 /** Each service error maps once to the nearest tRPC code; the HTTP status and field errors travel in `data`. */
-const trpcCode: Record<number, TRPC_ERROR_CODE_KEY> = {
+export const trpcCode: Record<number, TRPC_ERROR_CODE_KEY> = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',

@@ -33,7 +33,7 @@ const toTokenSet = (response: TokenEndpointResponse, host: string, previousRefre
   const expiresIn = response.expires_in;
   if (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || expiresIn < 0) {
     throw new UpstreamError(
-      `The token endpoint ${host} sent a token response without expires_in, which the specification requires.`,
+      `The token endpoint ${host} sent a token response without expires_in, which every OAuth 2.0 token response must carry here.`,
     );
   }
   return {
