@@ -1,9 +1,10 @@
+import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ALL_TYPES, connectorPackage, SECRETS } from './helpers/fixtures.ts';
 import { type RecordingServer, startRecordingServer } from './helpers/recording-server.ts';
-import { runCli, tempDir } from './helpers/run-cli.ts';
+import { runCli, startCli, tempDir } from './helpers/run-cli.ts';
 
 const SCRIPT = 'export default class WeatherConnector {}\n';
 
@@ -200,6 +201,19 @@ describe('help', () => {
     for (const type of ALL_TYPES) expect(result.stdout).toContain(`-at ${type}`);
     expect(result.stdout).toContain('-au, --usage <usage>');
     expect(result.stdout).toContain('-at, --type <type>');
+  });
+
+  test('a reader that closes the pipe early ends the output quietly (`--help | head -1`)', async () => {
+    const child = startCli(['--help']);
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    // The reader is gone before the CLI writes a byte: its first write meets a closed pipe.
+    child.stdout?.destroy();
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(stderr).not.toContain('EPIPE');
+    expect(code).toBe(0);
   });
 
   test('no command prints the help and exits 2', async () => {
