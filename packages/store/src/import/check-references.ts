@@ -1,6 +1,10 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { checkIdpDomain, type FieldErrors, MAX_IDP_DOMAINS } from '@platform/core';
 import type { ImportPlan } from './import-plan.ts';
 import type { StoredState } from './stored-state.ts';
+
+/** Render events checked per event-loop turn. */
+const EVENTS_PER_TURN = 20_000;
 
 export type CheckedImport = {
   errors: FieldErrors;
@@ -15,7 +19,10 @@ export type CheckedImport = {
  * leaves in place, and references (member users, environment roles, render events) that lead nowhere.
  * Errors are keyed by path in file order, so the first one is the first bad path of the file.
  */
-export const checkReferences = ({ file, replaces }: ImportPlan, stored: StoredState): CheckedImport => {
+export const checkReferences = async (
+  { file, replaces }: ImportPlan,
+  stored: StoredState,
+): Promise<CheckedImport> => {
   const errors: FieldErrors = {};
   const fail = (path: string, message: string) => {
     errors[path] = [...(errors[path] ?? []), message];
@@ -125,11 +132,13 @@ export const checkReferences = ({ file, replaces }: ImportPlan, stored: StoredSt
     });
   });
 
-  file.renderEvents.forEach((event, i) => {
+  // A large file holds a million events: checked a slice per event-loop turn so that the server keeps answering.
+  for (const [i, event] of file.renderEvents.entries()) {
+    if (i % EVENTS_PER_TURN === EVENTS_PER_TURN - 1) await nextTurn();
     if (!environmentIds.has(event.environmentGuid.toLowerCase())) {
       fail(`renderEvents[${i}].environmentGuid`, 'no environment has this guid, in the file or the database');
     }
-  });
+  }
 
   return { errors, idpDomains, environmentIds };
 };

@@ -70,7 +70,7 @@ export const importDataFile = async (
     database.db.transaction(async (tx) => {
       if (!options.demo) await removeDemoDataIfPresent(tx);
       const stored = await loadStoredState(tx, memberUserIds);
-      const checked = checkReferences(plan, stored);
+      const checked = await checkReferences(plan, stored);
       if (Object.keys(checked.errors).length > 0) throw rejected(checked.errors);
       const storedIds = new Set(stored.environments.map((e) => e.id));
       try {
