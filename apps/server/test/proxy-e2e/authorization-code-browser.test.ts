@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { type Oidc, oidcClients, startOidc } from '@platform/proxy/testing';
+import { type Oidc, startOidc } from '@platform/proxy/testing';
 import { importDataFile } from '@platform/store';
 import { testBackends } from '@platform/store/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -8,7 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, USERS } from '../support/fixture.ts';
 import { startTarget, type Target } from '../support/loopback-servers.ts';
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts';
-import { connectorBody, connectorsPath, expectStatus, platformClient } from './support.ts';
+import {
+  authorizationCodeBody,
+  connectorBody,
+  connectorsPath,
+  expectStatus,
+  platformClient,
+} from './support.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const chromiumAvailable = await promisify(execFile)(CHROMIUM, ['--version']).then(
@@ -61,17 +67,7 @@ describe.runIf(chromiumAvailable).each((await testBackends()).slice(0, 1))(
       oidc = await startOidc([`${base()}/redirect`], 'client_secret_basic');
       const set = await rest('PUT', `${connectorsPath}/${id}/auth/oauth-authorization-code`, {
         user: USERS.owner,
-        body: {
-          usage: 'browser',
-          clientId: oidcClients.code.id,
-          clientSecret: oidcClients.code.secret,
-          scope: 'api',
-          authorizationServerMetadata: {
-            authorization_endpoint: oidc.authorizationEndpoint,
-            token_endpoint: oidc.tokenEndpoint,
-            token_endpoint_auth_methods_supported: ['client_secret_basic'],
-          },
-        },
+        body: authorizationCodeBody(oidc),
       });
       expectStatus(set, 200);
       browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] });

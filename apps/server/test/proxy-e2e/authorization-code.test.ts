@@ -1,4 +1,4 @@
-import { loginThroughBrowser, type Oidc, oidcClients, startOidc } from '@platform/proxy/testing';
+import { loginThroughBrowser, type Oidc, startOidc } from '@platform/proxy/testing';
 import { importDataFile, schema } from '@platform/store';
 import { testBackends } from '@platform/store/testing';
 import { eq } from 'drizzle-orm';
@@ -6,7 +6,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture, USERS } from '../support/fixture.ts';
 import { startTarget, type Target } from '../support/loopback-servers.ts';
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts';
-import { type Caller, connectorBody, connectorsPath, expectStatus, platformClient } from './support.ts';
+import {
+  authorizationCodeBody,
+  type Caller,
+  connectorBody,
+  connectorsPath,
+  expectStatus,
+  platformClient,
+} from './support.ts';
 
 const carol = { user: USERS.envAdmin, roles: ['platform:read'] };
 const alice = { user: USERS.contentUser, roles: ['platform:read'] };
@@ -51,17 +58,7 @@ describe.each(await testBackends())(
       oidc = await startOidc([`${tp.url}${base()}/redirect`], 'client_secret_basic');
       const set = await rest('PUT', base(), {
         user: USERS.owner,
-        body: {
-          usage: 'browser',
-          clientId: oidcClients.code.id,
-          clientSecret: oidcClients.code.secret,
-          scope: 'api',
-          authorizationServerMetadata: {
-            authorization_endpoint: oidc.authorizationEndpoint,
-            token_endpoint: oidc.tokenEndpoint,
-            token_endpoint_auth_methods_supported: ['client_secret_basic'],
-          },
-        },
+        body: authorizationCodeBody(oidc),
       });
       expectStatus(set, 200);
     });

@@ -1,3 +1,4 @@
+import { type Oidc, oidcClients } from '@platform/proxy/testing';
 import { expect } from 'vitest';
 import type { TestPlatform } from '../support/platform.ts';
 
@@ -101,3 +102,16 @@ export const connectorBody = (overrides: Record<string, unknown> = {}) => ({
 export const expectStatus = (reply: Reply, status: number) => {
   expect(reply.status, reply.text).toBe(status);
 };
+
+/** The browser usage's authorization-code data for the loopback OpenID provider (its `code` client, basic auth). */
+export const authorizationCodeBody = (oidc: Oidc) => ({
+  usage: 'browser',
+  clientId: oidcClients.code.id,
+  clientSecret: oidcClients.code.secret,
+  scope: 'api',
+  authorizationServerMetadata: {
+    authorization_endpoint: oidc.authorizationEndpoint,
+    token_endpoint: oidc.tokenEndpoint,
+    token_endpoint_auth_methods_supported: ['client_secret_basic'],
+  },
+});
