@@ -161,20 +161,29 @@ export const mountDevSignIn = (
     next();
   };
 
-  app.get(DEV_AUTHORIZE_PATH, route(DEV_AUTHORIZE_PATH), async (req, res) => {
-    const read = readAuthorizeRequest(req.query, issuer.issuer, clientId);
+  /** An authorize request that cannot go on: a page naming why, or back to the client with its error. */
+  const answeredUnusable = (
+    res: Response,
+    read: ReturnType<typeof readAuthorizeRequest>,
+  ): read is Exclude<ReturnType<typeof readAuthorizeRequest>, { ok: unknown }> => {
     res.set('Cache-Control', 'no-store');
     if ('page' in read) {
       res
         .status(400)
         .type('text/html')
         .send(page('Sign-in error', `<h1>Sign-in error</h1><p>${html(read.page)}</p>`));
-      return;
+      return true;
     }
     if ('redirect' in read) {
       res.redirect(303, read.redirect);
-      return;
+      return true;
     }
+    return false;
+  };
+
+  app.get(DEV_AUTHORIZE_PATH, route(DEV_AUTHORIZE_PATH), async (req, res) => {
+    const read = readAuthorizeRequest(req.query, issuer.issuer, clientId);
+    if (answeredUnusable(res, read)) return;
     // Subscription owners first (the first is preselected: the demo owner with demo data), then by id.
     const owns = (user: UserWithRoles) =>
       user.subscriptionRoles.some((m) => m.roles.includes('SubscriptionOwner'));
@@ -191,18 +200,7 @@ export const mountDevSignIn = (
       issuer.issuer,
       clientId,
     );
-    res.set('Cache-Control', 'no-store');
-    if ('page' in read) {
-      res
-        .status(400)
-        .type('text/html')
-        .send(page('Sign-in error', `<h1>Sign-in error</h1><p>${html(read.page)}</p>`));
-      return;
-    }
-    if ('redirect' in read) {
-      res.redirect(303, read.redirect);
-      return;
-    }
+    if (answeredUnusable(res, read)) return;
     const sub = UserId.safeParse(body.sub);
     const asked = ([] as unknown[]).concat(body.roles ?? []);
     const roles = TOKEN_ROLES.filter((role) => asked.includes(role));
