@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIPv4 } from 'node:net';
 import { totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -27,6 +28,12 @@ const bool = (fallback: boolean) =>
     .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
     .optional()
     .transform((v) => (v === undefined ? fallback : ['true', '1', 'yes'].includes(v)));
+
+/** true, false, or unset (undefined): for a setting whose default depends on others. */
+const choice = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''], { error: 'must be true or false' })
+  .optional()
+  .transform((v) => (v === undefined || v === '' ? undefined : ['true', '1', 'yes'].includes(v)));
 
 const optionalText = z
   .string()
@@ -75,8 +82,26 @@ const Env = z.object({
       .refine((port) => port <= 65535, 'must be a port number')
       .optional(),
   ),
-  NODE_ENV: z.string().default('development'),
+  DEV_ISSUER: choice,
+  NODE_ENV: z.string().default(''),
 });
+
+/**
+ * NODE_ENV values that are not production; any other spelling (`Production`, `prod`, `staging`…) counts as production,
+ * so a typo never turns the password-less development issuer on (docs/configuration.md, "The development issuer").
+ */
+const DEVELOPMENT_ENVIRONMENTS = ['', 'development', 'test'];
+
+/** A bind address only this machine reaches. */
+const isLoopbackHost = (host: string): boolean =>
+  host === 'localhost' || host === '::1' || host === '[::1]' || (isIPv4(host) && host.startsWith('127.'));
+
+/**
+ * Whether the development issuer runs (AUTH_ISSUER unset, outside production): by default only in the zero-install
+ * case (embedded database, loopback HOST); elsewhere DEV_ISSUER=true asks for it by name, DEV_ISSUER=false turns
+ * it off everywhere. `refused`: neither; a start says what to set.
+ */
+export type DevIssuerMode = 'on' | 'off' | 'refused';
 
 export type Config = {
   port: number;
@@ -101,6 +126,10 @@ export type Config = {
   /** METRICS_PORT: metrics without a token on a listener of their own (bound to HOST); unset, none. */
   metricsPort: number | undefined;
   production: boolean;
+  /** `off` whenever AUTH_ISSUER is set. */
+  devIssuer: DevIssuerMode;
+  /** Why `devIssuer` is `refused`: what to set, in one line. */
+  devIssuerRefusal: string | undefined;
 };
 
 export class ConfigError extends Error {
@@ -119,7 +148,8 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
   const embedded = e.DATABASE_URL === undefined;
   const demo = bool(embedded).safeParse(e.DEMO_DATA);
   if (!demo.success) throw new ConfigError('DEMO_DATA is not valid: must be true or false.');
-  const production = e.NODE_ENV === 'production';
+  const nodeEnv = e.NODE_ENV.trim().toLowerCase();
+  const production = !DEVELOPMENT_ENVIRONMENTS.includes(nodeEnv);
   if (!embedded && !e.SECRETS_KEY) {
     throw new ConfigError(
       'SECRETS_KEY is required with DATABASE_URL: set it to 32 random bytes, base64 (openssl rand -base64 32).',
@@ -130,9 +160,16 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
   }
   if (production && !e.AUTH_ISSUER) {
     throw new ConfigError(
-      'AUTH_ISSUER is required when NODE_ENV=production: the development issuer never runs in production.',
+      `AUTH_ISSUER is required when NODE_ENV is ${JSON.stringify(e.NODE_ENV)}: every NODE_ENV other than development or test counts as production, where the development issuer never runs.`,
     );
   }
+  const zeroInstall = embedded && isLoopbackHost(e.HOST);
+  const devIssuer: DevIssuerMode =
+    e.AUTH_ISSUER || e.DEV_ISSUER === false ? 'off' : e.DEV_ISSUER === true || zeroInstall ? 'on' : 'refused';
+  const devIssuerRefusal =
+    devIssuer === 'refused'
+      ? `AUTH_ISSUER is not set, and the development issuer (no passwords: anyone who reaches the port signs in) starts by itself only on the embedded database with a loopback HOST, not with ${embedded ? `HOST=${e.HOST}` : 'DATABASE_URL'}. Set AUTH_ISSUER to your OpenID issuer, or DEV_ISSUER=true for a development deployment.`
+      : undefined;
   return {
     port: e.PORT,
     host: e.HOST,
@@ -152,6 +189,8 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     metricsPort: e.METRICS_PORT,
     production,
+    devIssuer,
+    devIssuerRefusal,
   };
 };
 

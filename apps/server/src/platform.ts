@@ -19,7 +19,7 @@ import {
   operations,
   type TokenVerifier,
 } from '@platform/api';
-import { problem } from '@platform/core';
+import { problem, UnauthenticatedError } from '@platform/core';
 import { createProxy, metricsWithoutConnectors } from '@platform/proxy';
 import {
   createSecretBox,
@@ -32,7 +32,7 @@ import {
 } from '@platform/store';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
-import { type Config, publicUrlOf } from './config.ts';
+import { type Config, ConfigError, publicUrlOf } from './config.ts';
 import { loadConsole } from './console-route.ts';
 import { listenImportSocket } from './import-socket.ts';
 import { listenMetrics } from './metrics-listener.ts';
@@ -78,6 +78,8 @@ export const startPlatform = async (
   /** Runs once the platform answers, before the first request is handed to it. */
   announce?: (platform: Platform) => Promise<void>,
 ): Promise<Platform> => {
+  // Fail closed before anything opens: no issuer configured and the development issuer not asked for.
+  if (config.devIssuer === 'refused') throw new ConfigError(config.devIssuerRefusal ?? 'Set AUTH_ISSUER.');
   const phases = {} as StartPhases;
   const timed = async <T>(phase: keyof StartPhases, work: () => Promise<T>): Promise<T> => {
     const begin = performance.now();
@@ -137,6 +139,9 @@ export const startPlatform = async (
     let verifier: TokenVerifier;
     if (config.authIssuer) {
       verifier = createTokenVerifier({ issuer: config.authIssuer, audience: config.authAudience });
+      phases.issuerKey = 0;
+    } else if (config.devIssuer === 'off') {
+      verifier = refuseEveryToken(url);
       phases.issuerKey = 0;
     } else {
       const issuer = await timed('issuerKey', () =>
@@ -234,6 +239,17 @@ export const startPlatform = async (
     throw error;
   }
 };
+
+/** DEV_ISSUER=false without AUTH_ISSUER: no issuer, so every protected route answers 401. */
+const refuseEveryToken = (issuer: string): TokenVerifier => ({
+  issuer,
+  verify: async (authorization) => {
+    throw new UnauthenticatedError(
+      'No token is accepted: this server has no issuer (AUTH_ISSUER is unset and DEV_ISSUER=false).',
+      authorization !== undefined,
+    );
+  },
+});
 
 /**
  * Connection hygiene (docs/configuration.md). A new connection must send its request headers within the idle

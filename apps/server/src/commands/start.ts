@@ -58,6 +58,12 @@ const banner = async (config: Config, platform: Platform): Promise<string> => {
     `  Metrics          ${platform.url}/metrics`,
     `  Database         ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`}${platform.demoLoaded ? ' (demo data loaded)' : ''}`,
   ];
+  if (!config.authIssuer && config.devIssuer === 'off') {
+    lines.push(
+      '',
+      '  No issuer: AUTH_ISSUER is unset and DEV_ISSUER=false, so every route that needs a token answers 401.',
+    );
+  }
   if (platform.devIssuer) {
     const token = await platform.devIssuer.mint({
       sub: DEMO_OWNER_ID,
@@ -65,6 +71,9 @@ const banner = async (config: Config, platform: Platform): Promise<string> => {
       ttlSeconds: 12 * 3600,
     });
     lines.push(
+      '',
+      '  !! DEVELOPMENT ISSUER ON: no passwords. Anyone who reaches this port can sign in as any user listed in the',
+      `  !! database (${platform.url}/oauth/authorize). Never expose it; set AUTH_ISSUER for a real deployment.`,
       '',
       `  Development issuer: a bearer token for the demo owner (${DEMO_OWNER_ID}), valid 12 hours:`,
       '',

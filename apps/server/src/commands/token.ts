@@ -28,6 +28,12 @@ export const token = async (options: { sub?: string; roles?: string; ttl?: strin
       `AUTH_ISSUER is set: the server only accepts tokens of ${config.authIssuer}; get one there.`,
     );
   }
+  if (config.devIssuer === 'refused') throw new UsageError(config.devIssuerRefusal ?? 'Set AUTH_ISSUER.');
+  if (config.devIssuer === 'off') {
+    throw new UsageError(
+      'DEV_ISSUER=false: the development issuer is off, so no token it mints is accepted.',
+    );
+  }
   const roles = (options.roles ?? 'platform:read,platform:write').split(/[,\s]+/).filter((r) => r !== '');
   const ttlSeconds = parseTtl(options.ttl ?? '1h');
   // The issuer is the server's public URL: take the running server's when there is one (PORT may differ).

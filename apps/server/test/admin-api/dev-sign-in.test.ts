@@ -21,7 +21,7 @@ describe.each((await testBackends()).slice(0, 1))(
 
     beforeAll(async () => {
       [tp, external] = await Promise.all([
-        startTestPlatform(backend, { AUTH_ISSUER: '' }),
+        startTestPlatform(backend, { AUTH_ISSUER: '', DEMO_DATA: 'true' }),
         startTestPlatform(backend),
       ]);
     });
@@ -29,7 +29,19 @@ describe.each((await testBackends()).slice(0, 1))(
       await Promise.all([tp?.close(), external?.close()]);
     });
 
-    const authorize = async (sub: string) => {
+    /** The sign-in page's address, with `values` laid over a valid authorization request. */
+    const query = (values: Record<string, string>) =>
+      `/oauth/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id: 'platform-console',
+        redirect_uri: redirectUri(),
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        ...values,
+      })}`;
+
+    /** Posts the sign-in form; the redirect back to the client (code or error). */
+    const signIn = async (sub: string, roles = ['platform:read', 'platform:write']) => {
       const response = await tp.call('/oauth/authorize', {
         method: 'POST',
         redirect: 'manual',
@@ -40,7 +52,7 @@ describe.each((await testBackends()).slice(0, 1))(
           code_challenge: challenge,
           nonce: 'n1',
           sub,
-          roles: ['platform:read', 'platform:write'],
+          roles,
         }),
       });
       expect(response.status).toBe(303);
@@ -48,8 +60,11 @@ describe.each((await testBackends()).slice(0, 1))(
       expect(`${location.origin}${location.pathname}`).toBe(redirectUri());
       expect(location.searchParams.get('state')).toBe('s1');
       expect(location.searchParams.get('iss')).toBe(tp.url);
-      return location.searchParams.get('code') ?? '';
+      return location.searchParams;
     };
+    const authorize = async (sub: string, roles?: string[]) => (await signIn(sub, roles)).get('code') ?? '';
+    const claimsOf = (jwt: string) =>
+      JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as Record<string, unknown>;
 
     const exchange = (code: string, codeVerifier = verifier) =>
       tp.call('/oauth/token', {
@@ -78,15 +93,6 @@ describe.each((await testBackends()).slice(0, 1))(
     });
 
     it('shows the sign-in page only to the console client with a redirect URI on the server and PKCE', async () => {
-      const query = (values: Record<string, string>) =>
-        `/oauth/authorize?${new URLSearchParams({
-          response_type: 'code',
-          client_id: 'platform-console',
-          redirect_uri: redirectUri(),
-          code_challenge: challenge,
-          code_challenge_method: 'S256',
-          ...values,
-        })}`;
       const page = await tp.call(query({}));
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<form method="post" action="/oauth/authorize">');
@@ -117,6 +123,29 @@ describe.each((await testBackends()).slice(0, 1))(
       const again = await exchange(code);
       expect(again.status).toBe(400);
       expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
+    });
+
+    it('signs in only users the database lists, with the fixed token roles whatever the form asks', async () => {
+      for (const sub of ['attacker', 'ops|anyone', '']) {
+        const refused = await signIn(sub, ['platform:read', 'platform:admin']);
+        expect(refused.get('code')).toBeNull();
+        expect(refused.get('error')).toBe('access_denied');
+      }
+      const granted = await exchange(await authorize('demo|owner', ['platform:admin', 'connector:server']));
+      expect(granted.status).toBe(200);
+      const token = ((await granted.json()) as { access_token: string }).access_token;
+      expect(claimsOf(token)).toMatchObject({
+        sub: 'demo|owner',
+        roles: ['platform:read', 'platform:write'],
+      });
+    });
+
+    it('lists display names and ids, no e-mail address and no token-role choice', async () => {
+      const text = await (await tp.call(query({}))).text();
+      expect(text).toContain('Demo Owner');
+      expect(text).toContain('(demo|owner)');
+      expect(text).not.toMatch(/@[a-z0-9-]+\.example/);
+      expect(text).not.toContain('name="roles"');
     });
 
     it('does not exist when an external issuer is configured (as in production)', async () => {

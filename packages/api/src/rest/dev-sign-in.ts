@@ -1,12 +1,16 @@
 import { UserId } from '@platform/core';
-import { listUsersWithRoles, type UserWithRoles } from '@platform/store';
+import { findUser, listUsersWithRoles, type UserWithRoles } from '@platform/store';
 import express, { type Express, type Request, type Response } from 'express';
 import { createAuthorizationCodes } from '../auth/dev-authorization-codes.ts';
 import { DEV_AUTHORIZE_PATH, DEV_TOKEN_PATH, type DevIssuer } from '../auth/dev-issuer.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
 
-/** Token roles the sign-in page offers (docs/authentication.md); read and write are checked by default. */
-const TOKEN_ROLES = ['platform:read', 'platform:write', 'platform:admin'] as const;
+/**
+ * The token roles a listed user signs in with (docs/authentication.md): fixed here, never taken from the form, so the
+ * page cannot mint an operator (`platform:admin`); operators' tokens come from `platform-server token`, which needs
+ * the data folder.
+ */
+const SIGN_IN_ROLES = ['platform:read', 'platform:write'] as const;
 const ACCESS_TOKEN_TTL_SECONDS = 3600;
 
 const html = (text: string) =>
@@ -111,28 +115,22 @@ const signInPage = (request: AuthorizeRequest, users: UserWithRoles[]) => {
     .filter(([, value]) => value !== undefined)
     .map(([name, value]) => `<input type="hidden" name="${name}" value="${html(value ?? '')}">`)
     .join('\n');
+  // Display names and ids only: the page needs no token, so it shows no e-mail address.
   const choices = users
     .map(
       (user, i) =>
         `<label><input type="radio" name="sub" value="${html(user.id)}"${i === 0 ? ' checked' : ''}> ` +
-        `${html(user.name ?? user.email)} <small>(${html(user.id)}): ${html(rolesText(user))}</small></label>`,
+        `${html(user.name ?? user.id)} <small>(${html(user.id)}): ${html(rolesText(user))}</small></label>`,
     )
     .join('\n');
-  const roles = TOKEN_ROLES.map(
-    (role) =>
-      `<label><input type="checkbox" name="roles" value="${role}"${role === 'platform:admin' ? '' : ' checked'}> ${role}${role === 'platform:admin' ? ' <small>(operator: sees everything)</small>' : ''}</label>`,
-  ).join('\n');
   return page(
     'Sign in: development issuer',
     `<h1>Sign in</h1>
-<p>Development issuer: pick a user to sign in to the console as. There are no passwords; this page does not exist in production.</p>
+<p>Development issuer: pick a user to sign in to the console as, with the token roles ${SIGN_IN_ROLES.join(' and ')}. There are no passwords; this page does not exist in production.</p>
 <form method="post" action="${DEV_AUTHORIZE_PATH}">
 ${hidden}
 <fieldset><legend>User</legend>
 ${choices || '<p>No users yet: import a data file or start with DEMO_DATA=true.</p>'}
-</fieldset>
-<fieldset><legend>Token roles</legend>
-${roles}
 </fieldset>
 <button type="submit">Sign in</button>
 </form>`,
@@ -144,8 +142,8 @@ const tokenError = (res: Response, error: string, description: string, status = 
 };
 
 /**
- * The development issuer's sign-in flow (docs/authentication.md): `GET /oauth/authorize` shows a page to pick a user
- * and token roles, its form posts back and redirects to the client with a code, and `POST /oauth/token` exchanges
+ * The development issuer's sign-in flow (docs/authentication.md): `GET /oauth/authorize` shows a page to pick a
+ * listed user, its form posts back and redirects to the client with a code, and `POST /oauth/token` exchanges
  * that code (PKCE S256, single use, one minute) for an access token and an ID token. Only mounted when the
  * development issuer runs, that is never in production.
  */
@@ -193,7 +191,7 @@ export const mountDevSignIn = (
     res.type('text/html').send(signInPage(read.ok, users));
   });
 
-  app.post(DEV_AUTHORIZE_PATH, route(DEV_AUTHORIZE_PATH), form, (req, res) => {
+  app.post(DEV_AUTHORIZE_PATH, route(DEV_AUTHORIZE_PATH), form, async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const read = readAuthorizeRequest(
       { ...body, response_type: 'code', code_challenge_method: 'S256' },
@@ -201,13 +199,13 @@ export const mountDevSignIn = (
       clientId,
     );
     if (answeredUnusable(res, read)) return;
+    // Only a user the database lists signs in, under their stored id; any `roles` field is ignored.
     const sub = UserId.safeParse(body.sub);
-    const asked = ([] as unknown[]).concat(body.roles ?? []);
-    const roles = TOKEN_ROLES.filter((role) => asked.includes(role));
+    const user = sub.success ? await findUser(options.deps.database.db, sub.data) : undefined;
     const url = new URL(read.ok.redirectUri);
-    if (!sub.success) {
+    if (!user) {
       url.searchParams.set('error', 'access_denied');
-      url.searchParams.set('error_description', 'No user was picked.');
+      url.searchParams.set('error_description', 'Pick one of the users the page lists.');
     } else {
       url.searchParams.set(
         'code',
@@ -216,8 +214,8 @@ export const mountDevSignIn = (
           redirectUri: read.ok.redirectUri,
           codeChallenge: read.ok.codeChallenge,
           nonce: read.ok.nonce,
-          sub: sub.data,
-          roles,
+          sub: user.id,
+          roles: SIGN_IN_ROLES,
         }),
       );
     }
