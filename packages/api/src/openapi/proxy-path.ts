@@ -75,7 +75,8 @@ const DESCRIPTION = [
   'token the platform obtains and caches per connector and usage). The caller needs `platform:read` and visibility',
   "of the environment, whatever the method. The caller's `Authorization`, `Cookie`, `X-Forwarded-*`, hop-by-hop and",
   '`x-grafx-*` headers are not forwarded. Every hop, redirects included, is checked against `allowedDomains` and',
-  'public addresses; an injected credential and the shared headers go to the original origin only. An upstream 401',
+  'public addresses; an injected credential and the shared headers go to the original origin only, over https and to',
+  'a port `allowedDomains` names (else 403). An upstream 401',
   'after injecting a token is retried once with a fresh token. Errors of the proxy itself are ProblemDetails;',
   "any other status is the target's own. Accepts every method; the common ones are listed.",
 ].join(' ');

@@ -2,14 +2,19 @@ import { z } from 'zod';
 import { dateTime, uuid } from '../models/scalars.ts';
 import { AuthType, AuthUsage } from './auth-types.ts';
 
-/** `example.com` or `*.example.com`: no scheme, port, path or bare `*` (docs/environment-api.md). */
+/**
+ * `example.com` or `*.example.com`, optionally with the one port credentials may go to (`example.com:8443`): no
+ * scheme, path or bare `*` (docs/environment-api.md, docs/connector-proxy.md).
+ */
 export const AllowedDomain = z
   .string()
-  .max(253)
+  .max(259)
   .regex(
-    /^(\*\.)?(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*$/,
-    'a host name such as example.com or *.example.com, without scheme, port or path',
-  );
+    /^(\*\.)?(?!-)[A-Za-z0-9-]{1,63}(?<!-)(\.(?!-)[A-Za-z0-9-]{1,63}(?<!-))*(:(?!0)\d{1,5})?$/,
+    'a host name such as example.com or *.example.com, optionally with :port, without scheme or path',
+  )
+  .refine((entry) => Number(entry.split(':')[1] ?? 1) <= 65_535, 'a port from 1 to 65535')
+  .refine((entry) => (entry.split(':')[0] ?? '').length <= 253, 'a host name of at most 253 characters');
 
 export const ConnectorType = z.enum(['media', 'data']).meta({ id: 'ConnectorType' });
 export type ConnectorType = z.infer<typeof ConnectorType>;

@@ -1,7 +1,9 @@
+import { isIP } from 'node:net';
 import { ForbiddenError, UpstreamError } from '@platform/core';
 import type { Agent, Dispatcher } from 'undici';
 import { type AddressGuard, assertLiteralAddressAllowed } from '../net/address-guard.ts';
-import { hostMatchesAllowedDomains } from '../net/allowed-domains.ts';
+import { isPublicAddress } from '../net/address-policy.ts';
+import { hostMatchesAllowedDomains, portMatchesAllowedDomains, portOf } from '../net/allowed-domains.ts';
 import { findBlockedAddressError } from '../net/blocked-address-error.ts';
 import type { OutgoingHeaders } from './header-filter.ts';
 import type { RequestBody } from './request-body.ts';
@@ -40,6 +42,33 @@ export const assertTargetAllowed = (url: URL, allowedDomains: readonly string[],
   assertLiteralAddressAllowed(url, guard, 'target');
 };
 
+/** A loopback or private literal address, or a `localhost` name (RFC 6761: always loopback). */
+const isLocalHost = (url: URL): boolean => {
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  return isIP(host) !== 0 && !isPublicAddress(host);
+};
+
+/**
+ * Credentials and shared headers travel only over https and only to a port `allowedDomains` names
+ * (docs/connector-proxy.md, "Where credentials go"): a reader must not be able to send them in clear text, or to
+ * another service of the same host. Loopback and private hosts are exempt with PROXY_ALLOW_PRIVATE_NETWORKS (tests,
+ * local development). Refused rather than sent without them: the caller would get a confusing answer otherwise.
+ */
+export const assertCredentialsMayGo = (url: URL, allowedDomains: readonly string[], guard: AddressGuard) => {
+  if (guard.allowPrivateNetworks && isLocalHost(url)) return;
+  if (url.protocol !== 'https:') {
+    throw new ForbiddenError(
+      `The connector's credentials and shared headers are sent over https only: use https://${url.host} instead of http://.`,
+    );
+  }
+  if (!portMatchesAllowedDomains(url, allowedDomains)) {
+    throw new ForbiddenError(
+      `The connector's credentials and shared headers go only to the ports allowedDomains names: port ${portOf(url)} of ${url.hostname} is not one (an entry without :port names 443 only).`,
+    );
+  }
+};
+
 const toUpstreamError = (error: unknown, url: URL, timeoutMs: number): Error => {
   const blocked = findBlockedAddressError(error);
   if (blocked) return blocked;
@@ -66,6 +95,9 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
     assertTargetAllowed(url, req.allowedDomains, ctx.guard);
     const sameOrigin = url.origin === origin;
     const credentialSent = req.credential !== undefined && sameOrigin;
+    if (sameOrigin && (credentialSent || Object.keys(req.sharedHeaders).length > 0)) {
+      assertCredentialsMayGo(url, req.allowedDomains, ctx.guard);
+    }
     const hopHeaders: OutgoingHeaders = { ...headers };
     // Shared headers are the connector owner's: they win over what the script sent.
     if (sameOrigin)
