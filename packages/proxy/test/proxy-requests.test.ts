@@ -53,7 +53,7 @@ describe.each(backends)('proxy requests on $name', (backend) => {
       },
     });
     expect(response.status).toBe(200);
-    expect(response.headers['x-target']).toBe('yes');
+    expect(response.headers['x-request-id']).toBe('target-answer');
     const seen = target.requests.at(-1)!;
     expect(seen.path).toBe('/things?q=1');
     expect(seen.headers.authorization).toBeUndefined();

@@ -33,7 +33,7 @@ describe.each((await testBackends()).slice(0, 1))('what proxied answers may carr
         key: req.headers['x-key'] ?? null,
       });
       if (req.url === '/away') {
-        res.writeHead(302, { location: `${elsewhere.url}/landed`, 'x-seen': seen });
+        res.writeHead(302, { location: `${elsewhere.url}/landed`, 'x-request-id': seen });
         res.end();
       } else if (req.url === '/here') {
         res.writeHead(302, { location: '/stayed' });
@@ -43,7 +43,7 @@ describe.each((await testBackends()).slice(0, 1))('what proxied answers may carr
           'content-type': 'text/html',
           'set-cookie': ['session=target-cookie; Path=/', 'other=1'],
           'content-security-policy': "script-src 'unsafe-inline'",
-          'x-seen': seen,
+          'x-request-id': seen,
         });
         res.end('<script>document.cookie</script>');
       }
@@ -99,7 +99,7 @@ describe.each((await testBackends()).slice(0, 1))('what proxied answers may carr
     expectSandboxed(reply.headers);
     expect(reply.headers.get('content-type')).toBe('text/html');
     // The origin itself got both values.
-    expect(JSON.parse(reply.headers.get('x-seen') ?? '{}')).toEqual({
+    expect(JSON.parse(reply.headers.get('x-request-id') ?? '{}')).toEqual({
       shared: SHARED_VALUE,
       key: STATIC_VALUE,
     });

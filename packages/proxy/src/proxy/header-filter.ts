@@ -85,24 +85,48 @@ export const proxiedResponseHeaders = {
   'x-content-type-options': 'nosniff',
 } as const;
 
-/** Set by the platform's origin only: a target's cookies would land on the platform's own domain. */
-const neverReturned = new Set([
-  'set-cookie',
-  'set-cookie2',
-  'content-security-policy',
-  'x-content-type-options',
+/**
+ * The target's response headers a caller may see (docs/connector-proxy.md, "Responses"): what describes the body,
+ * caching, ranges, redirects, retry and authentication challenges, request ids and common paging and rate-limit
+ * counters. Anything else is dropped: the answer is served from the platform's origin, where headers such as
+ * `Clear-Site-Data`, `Strict-Transport-Security`, `Alt-Svc`, CORS, `Refresh`, `Link` or `Set-Cookie` would act on
+ * the platform itself.
+ */
+const forwardedResponseHeaders = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-disposition',
+  'content-language',
+  'content-range',
+  'accept-ranges',
+  'cache-control',
+  'expires',
+  'etag',
+  'last-modified',
+  'vary',
+  'age',
+  'date',
+  'location',
+  'retry-after',
+  'www-authenticate',
+  'x-request-id',
+  'x-total-count',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
 ]);
 
-/** The target's response headers as the caller may see them. */
+/** The target's response headers as the caller may see them, and the proxy's own. */
 export const responseHeaders = (headers: IncomingHttpHeaders): OutgoingHeaders => {
   const dropped = namesIn(headers.connection);
   const out: OutgoingHeaders = {};
   for (const name in headers) {
     const value = headers[name];
-    if (value === undefined) continue;
-    // x-grafx-* from a target could forge the proxy's own signals (X-GRAFX-UNAUTHORIZED).
-    if (hopByHop.has(name) || dropped.has(name) || neverReturned.has(name) || name.startsWith('x-grafx-'))
-      continue;
+    if (value === undefined || !forwardedResponseHeaders.has(name) || dropped.has(name)) continue;
     out[name] = value;
   }
   return Object.assign(out, proxiedResponseHeaders);

@@ -125,6 +125,13 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
     } catch (error) {
       throw toUpstreamError(error, url, ctx.timeoutMs);
     }
+    if (response.statusCode > 599) {
+      // Not an HTTP status (RFC 9110 §15): a caller, or a browser behind it, cannot know what it means.
+      response.discard();
+      throw new UpstreamError(
+        `The target ${url.host} answered with status ${response.statusCode}, which is not an HTTP status (100–599).`,
+      );
+    }
     ctx.observe(response.statusCode, (performance.now() - started) / 1000);
 
     const location = response.headers.location;

@@ -54,7 +54,7 @@ export const startTarget = async (host = '127.0.0.1'): Promise<Target> => {
       route(req, res, recorded);
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json', 'x-target': 'yes' });
+    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'target-answer' });
     res.end(JSON.stringify({ method: recorded.method, bytes: recorded.body.length }));
   }, host);
   return { ...listening, requests, routes };
