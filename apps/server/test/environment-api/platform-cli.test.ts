@@ -1,7 +1,14 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { testBackends } from '@platform/store/testing';
 import { describe, expect, it } from 'vitest';
 import { USERS } from '../support/fixture.ts';
 import { environmentApi, envPath, expectFields, expectProblem } from './support.ts';
+
+/** RS256 needs an RSA key of at least 2048 bits, checked when it is set. */
+const JWT_KEY = generateKeyPairSync('rsa', { modulusLength: 2048 })
+  .privateKey.export({ type: 'pkcs8', format: 'pem' })
+  .toString();
+const JWT_KEY_LINE = JWT_KEY.split('\n')[1] ?? '';
 
 type Connector = {
   id: string;
@@ -171,7 +178,7 @@ describe.each(await testBackends())("the platform connector-cli's requests on $n
         tokenEndpoint: 'https://login.acme.example/token',
         signatureConfig: {
           algorithm: 'RS256',
-          privateKey: '-----BEGIN PRIVATE KEY-----\nMIIjwt-private-key-3\n-----END PRIVATE KEY-----\n',
+          privateKey: JWT_KEY,
         },
         jwtPayload: { iss: 'connector', tenant: 42, admin: true },
         jwtTokenParamName: 'assertion',
@@ -201,7 +208,7 @@ describe.each(await testBackends())("the platform connector-cli's requests on $n
       'browser oAuth2JwtBearer',
       'server oAuth2ResourceOwnerPassword',
     ]);
-    for (const secret of ['ropc-client-secret-1', 'ropc-password-2', 'MIIjwt-private-key-3'])
+    for (const secret of ['ropc-client-secret-1', 'ropc-password-2', JWT_KEY_LINE])
       for (const text of responses) expect(text).not.toContain(secret);
   });
 

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { loginThroughBrowser, type Oidc, startOidc } from '@platform/proxy/testing';
 import { importDataFile, schema } from '@platform/store';
 import { testBackends } from '@platform/store/testing';
@@ -206,7 +207,12 @@ describe.each((await testBackends()).slice(0, 1))(
         'oauth-client-credentials': { clientId: 'c', clientSecret: 's' },
         'oauth-resource-owner-password': { clientId: 'c', clientSecret: 's', username: 'u', password: 'p' },
         'oauth-jwt-bearer': {
-          signatureConfig: { algorithm: 'RS256', privateKey: '-----BEGIN PRIVATE KEY-----\nx\n' },
+          signatureConfig: {
+            algorithm: 'RS256',
+            privateKey: generateKeyPairSync('rsa', { modulusLength: 2048 })
+              .privateKey.export({ type: 'pkcs8', format: 'pem' })
+              .toString(),
+          },
           jwtPayload: { iss: 'x' },
         },
       };

@@ -1,20 +1,7 @@
 import { z } from 'zod';
 import type { AuthType } from './auth-types.ts';
+import { HeaderName, HeaderValue } from './header-field.ts';
 
-/** RFC 9110 token characters: what an HTTP header name may hold. */
-const headerName = () =>
-  z
-    .string()
-    .min(1)
-    .max(256)
-    .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "an HTTP header name: letters, digits and !#$%&'*+.^_`|~-");
-/** A header value may not carry CR, LF or NUL: they would split the request. */
-const headerValue = () =>
-  z
-    .string()
-    .min(1)
-    .max(8192)
-    .regex(/^[^\r\n\0]*$/, 'an HTTP header value: no line breaks');
 const httpUrl = () => z.url({ protocol: /^https?$/, error: 'an absolute http(s) URL' });
 const secret = () => z.string().min(1).max(16_384);
 const text = () => z.string().min(1).max(2048);
@@ -26,7 +13,7 @@ export type TokenEndpointAuthMethod = z.infer<typeof TokenEndpointAuthMethod>;
 
 /** See docs/connector-auth.md. Every schema is strict: an unknown field is an error that names it. */
 export const StaticKeyData = z
-  .strictObject({ key: headerName(), value: headerValue() })
+  .strictObject({ key: HeaderName, value: HeaderValue.min(1) })
   .meta({ id: 'StaticKeyData' });
 export type StaticKeyData = z.infer<typeof StaticKeyData>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dateTime, uuid } from '../models/scalars.ts';
 import { AuthType, AuthUsage } from './auth-types.ts';
+import { HeaderName, HeaderValue } from './header-field.ts';
 
 /**
  * `example.com` or `*.example.com`, optionally with the one port credentials may go to (`example.com:8443`): no
@@ -115,13 +116,7 @@ export type AuthConfigurationSummary = z.infer<typeof AuthConfigurationSummary>;
 
 export const SharedHeadersBody = z
   .strictObject({
-    headers: z.record(
-      z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'an HTTP header name'),
-      z
-        .string()
-        .regex(/^[^\r\n\0]*$/, 'an HTTP header value: no line breaks')
-        .max(8192),
-    ),
+    headers: z.record(HeaderName, HeaderValue),
   })
   .meta({ id: 'SharedHeadersBody' });
 export type SharedHeadersBody = z.infer<typeof SharedHeadersBody>;

@@ -9,6 +9,7 @@ import {
   ValidationError,
 } from '@platform/core';
 import { z } from 'zod';
+import { assertSigningKey } from './signing-key.ts';
 
 const Envelope = z.object({
   usage: z.enum(AuthUsage.options, { error: 'required: browser or server' }),
@@ -46,6 +47,7 @@ export const parseAuthBody = (
     failures.push(new ValidationError(`Check ${Object.keys(errors).join(', ')}.`, errors));
   }
   const data = attempt(() => parseAuthData(type, rest), failures);
+  if (data !== undefined) attempt(() => assertSigningKey(type, data), failures);
   if (envelope.success) {
     const chosen = envelope.data.usage;
     attempt(() => assertAuthAllowed({ supportedAuth, type, usage: chosen }), failures);
