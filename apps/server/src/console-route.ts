@@ -75,6 +75,7 @@ export const loadConsole = async (settings: ConsoleSettings): Promise<(app: Expr
       res
         .set('Cache-Control', 'no-cache')
         .set('Content-Security-Policy', policy)
+        .set('X-Frame-Options', 'DENY')
         .set('Referrer-Policy', 'no-referrer')
         .set('X-Content-Type-Options', 'nosniff')
         .type('text/html')

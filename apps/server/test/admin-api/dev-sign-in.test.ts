@@ -95,6 +95,11 @@ describe.each((await testBackends()).slice(0, 1))(
     it('shows the sign-in page only to the console client with a redirect URI on the server and PKCE', async () => {
       const page = await tp.call(query({}));
       expect(page.status).toBe(200);
+      // Never framed by another site (a framed sign-in could be clicked through by a decoy), and no script at all.
+      expect(page.headers.get('x-frame-options')).toBe('DENY');
+      expect(page.headers.get('content-security-policy')).toBe(
+        "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
+      );
       expect(await page.text()).toContain('<form method="post" action="/oauth/authorize">');
       expect((await tp.call(query({ client_id: 'other' }))).status).toBe(400);
       const foreign = await tp.call(query({ redirect_uri: 'https://evil.example/cb' }), {

@@ -48,11 +48,8 @@ export const createApp = (options: AppOptions): Express => {
   app.use('/trpc', countTrpcCalls);
   app.use(rateLimit(options.rateLimitPerSecond, deps.verifier.issuer));
   options.mountRaw?.(app);
-  app.use(restRoutes(deps, operations));
-  options.mountExtra?.(app);
-
   const known = operations.map((op) => ({ matcher: pathMatcher(op.path), method: op.method, path: op.path }));
-  app.use(((req, res, next) => {
+  const unrouted: RequestHandler = (req, res, next) => {
     const allowed = known.filter((k) => k.matcher.test(req.path)).map((k) => k.method);
     if (allowed.length === 0) {
       next(new NotFoundError(`No endpoint at ${req.method} ${req.path}.`));
@@ -65,7 +62,17 @@ export const createApp = (options: AppOptions): Express => {
         `${req.method} is not allowed here; use ${allowed.join(' or ')}.`,
       ),
     );
-  }) satisfies RequestHandler);
+  };
+  // No operation takes OPTIONS (the API serves no CORS preflight): 405 with Allow, as any other method it does not
+  // take, rather than the router's automatic 200 that answers anyone without a token. tRPC's admission refuses it
+  // on /trpc the same way.
+  app.use(((req, res, next) =>
+    req.method === 'OPTIONS' && known.some((k) => k.matcher.test(req.path))
+      ? unrouted(req, res, next)
+      : next()) satisfies RequestHandler);
+  app.use(restRoutes(deps, operations));
+  options.mountExtra?.(app);
+  app.use(unrouted);
 
   app.use(((error, req, res, _next) => {
     const locals = res.locals as RequestLocals;

@@ -4,6 +4,7 @@ import express, { type Express, type Request, type Response } from 'express';
 import { createAuthorizationCodes } from '../auth/dev-authorization-codes.ts';
 import { DEV_AUTHORIZE_PATH, DEV_TOKEN_PATH, type DevIssuer } from '../auth/dev-issuer.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
+import { noFramingHeaders } from './no-framing.ts';
 
 /**
  * The token roles a listed user signs in with (docs/authentication.md): fixed here, never taken from the form, so the
@@ -156,6 +157,11 @@ export const mountDevSignIn = (
   const form = express.urlencoded({ extended: false, limit: '16kb' });
   const route = (path: string) => (_req: Request, res: Response, next: () => void) => {
     (res.locals as RequestLocals).route = path;
+    // The sign-in page runs no script and loads nothing: it needs only its own inline styles, and no frame.
+    res.set({
+      ...noFramingHeaders,
+      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; ${noFramingHeaders['Content-Security-Policy']}`,
+    });
     next();
   };
 

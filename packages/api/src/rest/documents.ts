@@ -11,6 +11,7 @@ import { admitTrpc } from '../trpc/admit.ts';
 import { buildTrpcRouter } from '../trpc/router.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
 import { mountDevSignIn } from './dev-sign-in.ts';
+import { noFramingHeaders } from './no-framing.ts';
 import { sendProblem } from './problem-response.ts';
 import { DEFAULT_BODY_LIMIT, DEFAULT_IDLE_TIMEOUT_MS } from './routes.ts';
 
@@ -37,11 +38,12 @@ const DOCS_PAGE = `<!doctype html>
 </body>
 </html>`;
 
+/** A token pasted into "Authorize" lives in the page's memory only: never in localStorage, where it would outlive the tab. */
 const DOCS_INIT = `window.ui = SwaggerUIBundle({
   url: '/openapi.json',
   dom_id: '#reference',
   deepLinking: true,
-  persistAuthorization: true,
+  persistAuthorization: false,
   tryItOutEnabled: true,
 });`;
 
@@ -99,7 +101,7 @@ export const mountDocuments = (
   });
   app.get(['/docs', '/docs/'], (_req, res) => {
     (res.locals as RequestLocals).route = '/docs';
-    res.type('text/html').send(DOCS_PAGE);
+    res.set(noFramingHeaders).type('text/html').send(DOCS_PAGE);
   });
 
   // Operators only (docs/authentication.md): a scraper inside the network uses METRICS_PORT instead.

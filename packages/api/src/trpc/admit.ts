@@ -1,3 +1,4 @@
+import { ServiceError } from '@platform/core';
 import type { RequestHandler } from 'express';
 import { authorize } from '../operations/authorize.ts';
 import type { AnyOperation } from '../operations/operation.ts';
@@ -31,6 +32,14 @@ export const admitTrpc = (
   return async (req, res, next) => {
     const locals = res.locals as RequestLocals;
     locals.route = '/trpc';
+    // tRPC takes queries by GET and mutations by POST. Any other method is refused here, where the answer carries
+    // the traceId and errorCode (tRPC's own refusal of it comes before its context exists, without them).
+    if (req.method !== 'GET' && req.method !== 'POST') {
+      res.set('Allow', 'GET, POST');
+      closeIfBodyUnread(req, res);
+      next(new ServiceError('METHOD_NOT_ALLOWED', `${req.method} is not a tRPC method; use GET or POST.`));
+      return;
+    }
     if (req.method !== 'POST') {
       next();
       return;

@@ -1,6 +1,7 @@
 import { isServiceError } from '@platform/core';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { ProblemStatus } from '../rest/problem-response.ts';
+import { errorCodeOf } from './error-code.ts';
 import { trpcCode } from './router.ts';
 
 /**
@@ -21,7 +22,8 @@ export const trpcErrorEnvelope = (path: string, outcome: ProblemStatus, traceId:
         httpStatus: outcome.status,
         path,
         traceId,
-        ...(isServiceError(error) ? { errorCode: error.code, errors: error.errors } : {}),
+        errorCode: errorCodeOf(error, outcome.status),
+        ...(isServiceError(error) && error.errors ? { errors: error.errors } : {}),
       },
     },
   };

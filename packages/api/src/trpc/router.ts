@@ -14,6 +14,7 @@ import { runOperation } from '../operations/run.ts';
 import type { AppDeps } from '../rest/context.ts';
 import type { Identity } from '../rest/identify.ts';
 import { classify } from '../rest/problem-response.ts';
+import { errorCodeOf } from './error-code.ts';
 
 export type TrpcContext = {
   deps: AppDeps;
@@ -63,7 +64,8 @@ const t = initTRPC.context<TrpcContext>().create({
         httpStatus: shape.data.httpStatus,
         path: shape.data.path,
         traceId: ctx?.traceId,
-        ...(serviceError ? { errorCode: serviceError.code, errors: serviceError.errors } : {}),
+        errorCode: errorCodeOf(serviceError, shape.data.httpStatus),
+        ...(serviceError?.errors ? { errors: serviceError.errors } : {}),
       },
     };
   },
