@@ -157,6 +157,7 @@ export const startPlatform = async (
       metricsRegistry: metrics,
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
       publicUrl: url,
+      tokenTimeoutMs: config.tokenTimeoutMs,
     });
     cleanups.unshift(() => proxy.close());
     const deps = {
