@@ -16,23 +16,16 @@ import { type TestBackend, testBackends } from '@platform/store/testing';
 import { USERS } from '../test/support/fixture.ts';
 import {
   acceptedPerSecond,
+  callFailingEndpoint,
   percentile,
   type ReplicaWorld,
   startReplicaWorld,
 } from '../test/support/replica-world.ts';
+import type { Figure } from './figure.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const FIRST_CALLS = Number(process.env.REPLICAS_BENCH_FIRST_CALLS ?? 40);
 const RATE_LIMIT = 20;
-
-type Figure = {
-  label: string;
-  value: number;
-  unit: string;
-  anchor?: { label: string; value: number };
-  target?: string;
-  met?: boolean;
-};
 
 const round = (value: number) => Math.round(value * 10) / 10;
 
@@ -83,19 +76,11 @@ const hangTenant = async (world: ReplicaWorld, inFlight = 4) => {
 };
 
 const failingTokenRequests = async (world: ReplicaWorld): Promise<number> => {
-  const failing = await world.tokenServer();
-  failing.mode = 'error-500';
-  failing.delayMs = 2_000;
-  const id = await world.oauthConnector('acme-prod', `${failing.url}/token`);
-  const calls = await Promise.all(
-    Array.from({ length: 300 }, (_, i) =>
-      world.proxy(world.replicas[i % world.replicas.length]!, 'acme-prod', id),
-    ),
-  );
+  const { calls, tokenRequests } = await callFailingEndpoint(world);
   // 504 when a loaded machine takes the 2 s past TOKEN_TIMEOUT_SECONDS: a failure all the same.
   const other = calls.find((call) => call.status !== 502 && call.status !== 504);
   if (other) throw new Error(`a call against the failing endpoint answered ${other.status}: ${other.text}`);
-  return failing.requests.length;
+  return tokenRequests;
 };
 
 const measure = async (backend: TestBackend): Promise<Figure[]> => {

@@ -178,6 +178,23 @@ export const acceptedPerSecond = async (
   return { perSecond: accepted / seconds, refused };
 };
 
+/**
+ * 300 concurrent calls, spread over the replicas, to a new connector whose token endpoint answers 500 after 2 s:
+ * the calls' answers and the token requests they made.
+ */
+export const callFailingEndpoint = async (world: ReplicaWorld) => {
+  const failing = await world.tokenServer();
+  failing.mode = 'error-500';
+  failing.delayMs = 2_000;
+  const id = await world.oauthConnector('acme-prod', `${failing.url}/token`);
+  const calls = await Promise.all(
+    Array.from({ length: 300 }, (_, i) =>
+      world.proxy(world.replicas[i % world.replicas.length] as ServerChild, 'acme-prod', id),
+    ),
+  );
+  return { calls, tokenRequests: failing.requests.length };
+};
+
 /** The p-th percentile (0–100) of `values`. */
 export const percentile = (values: number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
