@@ -238,7 +238,7 @@ describe.each(backends)('token endpoint behaviour on $name', (backend) => {
     await seedEnvironment(database);
     target = await startTarget();
     tokens = await startTokenServer();
-    harness = await startProxy(database, secrets, { fetchTimeoutMs: 500 });
+    harness = await startProxy(database, secrets, { tokenTimeoutMs: 1_000 });
     return async () => {
       await harness.close();
       await tokens.close();
