@@ -21,10 +21,11 @@ const backoffMaxMs = 5_000;
 
 type TokenServer = Awaited<ReturnType<typeof startTokenServer>>;
 
-const elapsed = async <T>(work: Promise<T>): Promise<{ value: T; ms: number }> => {
+const elapsed = async <T>(work: Promise<T>): Promise<{ value: T; ms: number; endedAt: number }> => {
   const started = performance.now();
   const value = await work;
-  return { value, ms: performance.now() - started };
+  const endedAt = performance.now();
+  return { value, ms: endedAt - started, endedAt };
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -57,7 +58,14 @@ describe.each(backends)('token fetching on three replicas on $name', (backend) =
         closeExtra.push(() => own.close());
         replicaDatabase = own;
       }
-      replicas.push(await startProxy(replicaDatabase, secrets, { tokenTimeoutMs, fetchTimeoutMs: 10_000 }));
+      // The production configuration cache (1 s): the test harness's 0 would make every call query the database.
+      replicas.push(
+        await startProxy(replicaDatabase, secrets, {
+          tokenTimeoutMs,
+          fetchTimeoutMs: 10_000,
+          configCacheMs: 1_000,
+        }),
+      );
     }
   });
 
@@ -100,20 +108,23 @@ describe.each(backends)('token fetching on three replicas on $name', (backend) =
     // Six connectors × three calls on every replica: more than the four fetches a replica used to run at once.
     const hanging = Promise.all(stalled.flatMap((id) => spread(id, 9).map((call) => elapsed(call))));
     await sleep(200);
-    const firsts = [];
-    for (const replica of replicas)
-      firsts.push(await elapsed(replica.call(other, { url: `${target.url}/other` })));
+    const firsts = await Promise.all(
+      replicas.map((replica) => elapsed(replica.call(other, { url: `${target.url}/other` }))),
+    );
     const stalledCalls = await hanging;
+    // Behind a hung fetch it would wait for that fetch's timeout: it ends before any of them, however loaded the
+    // machine. The bench measures the real difference (≤ 50 ms).
+    const firstHungEnd = Math.min(...stalledCalls.map((call) => call.endedAt));
     for (const first of firsts) {
       expect(first.value.status).toBe(200);
-      // Behind a hung fetch it would wait for that fetch's timeout; the bench measures the real difference (≤ 50 ms).
-      expect(first.ms).toBeLessThan(tokenTimeoutMs);
+      expect(first.endedAt).toBeLessThan(firstHungEnd);
     }
     for (const { value, ms } of stalledCalls) {
       expect(value.status).toBe(504);
       expect(JSON.parse(value.text)).toMatchObject({ status: 504, title: 'Gateway Timeout' });
       expect(JSON.parse(value.text).detail).toContain('TOKEN_TIMEOUT_SECONDS');
-      expect(ms).toBeLessThan(tokenTimeoutMs + 1_500);
+      // One timeout, not one per replica in turn (3, 6, 9 s); slack for a loaded machine.
+      expect(ms).toBeLessThan(2 * tokenTimeoutMs);
     }
     // One request per connector, whatever the callers and replicas.
     expect(hung.requests).toHaveLength(stalled.length);
@@ -129,9 +140,11 @@ describe.each(backends)('token fetching on three replicas on $name', (backend) =
     for (const { value, ms } of calls) {
       expect(value.status).toBe(502);
       expect(JSON.parse(value.text).detail).toContain('HTTP 500');
-      // Not 2 / 4 / 6 s replica after replica: the failure reaches every waiter at once.
-      expect(ms).toBeLessThan(4_000);
+      expect(ms).toBeGreaterThanOrEqual(1_900);
     }
+    // Not 2 / 4 / 6 s replica after replica: the failure reaches every waiter at once.
+    const ends = calls.map((call) => call.endedAt);
+    expect(Math.max(...ends) - Math.min(...ends)).toBeLessThan(1_500);
     expect(failing.requests).toHaveLength(1);
     // Remembered: more calls right after get the failure without asking the provider again.
     failing.delayMs = 0;
@@ -146,7 +159,8 @@ describe.each(backends)('token fetching on three replicas on $name', (backend) =
     const hung = await Promise.all(spread(id, 30).map((call) => elapsed(call)));
     for (const { value, ms } of hung) {
       expect(value.status).toBe(504);
-      expect(ms).toBeLessThan(tokenTimeoutMs + 1_500);
+      // One timeout, not one per replica in turn (3, 6, 9 s); slack for a loaded machine.
+      expect(ms).toBeLessThan(2 * tokenTimeoutMs);
     }
     expect(flaky.requests).toHaveLength(1);
     // The provider recovers: within the backoff every replica gets a token, without a restart.

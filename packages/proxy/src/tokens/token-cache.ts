@@ -135,10 +135,16 @@ export const createTokenCache = ({
         return stored;
       }
       const endpoint = new URL(tokenEndpointOf(auth));
+      const timedOut = () => tokenTimeoutError(endpoint.host, timeoutMs);
+      const deadline = Date.now() + timeoutMs;
       const fresh = await withDeadline(
-        endpointSlots(`${endpoint.origin} ${key.connectorId}`, () => requestToken(auth, key, stored)),
+        endpointSlots(`${endpoint.origin} ${key.connectorId}`, async () => {
+          // Queued past the deadline: the caller has its 504 already, so no request is made for nobody.
+          if (Date.now() >= deadline) throw timedOut();
+          return requestToken(auth, key, stored);
+        }),
         timeoutMs,
-        () => tokenTimeoutError(endpoint.host, timeoutMs),
+        timedOut,
       );
       await store.write(key, fresh);
       await leases.succeed(cacheKey);
