@@ -12,20 +12,12 @@ import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Figure } from './figure.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const serverBin = join(root, 'apps/server/bin/platform-server.js');
 const cliBin = join(root, 'packages/cli/bin/connector-cli.js');
 const RUNS = Number(process.env.STARTUP_RUNS ?? 5);
-
-type Figure = {
-  label: string;
-  value: number;
-  unit: string;
-  anchor?: { label: string; value: number };
-  target?: string;
-  met?: boolean;
-};
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);

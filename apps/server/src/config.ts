@@ -74,6 +74,7 @@ const Env = z.object({
   MAX_CONNECTIONS: z.coerce.number({ error: 'must be a whole number' }).int().min(1).optional(),
   IDLE_TIMEOUT_SECONDS: seconds(30),
   REQUEST_TIMEOUT_SECONDS: seconds(300),
+  TOKEN_TIMEOUT_SECONDS: seconds(10),
   METRICS_PORT: optionalText.pipe(
     z
       .string()
@@ -123,6 +124,8 @@ export type Config = {
   idleTimeoutMs: number;
   /** A request must arrive whole (headers and body) within this. */
   requestTimeoutMs: number;
+  /** TOKEN_TIMEOUT_SECONDS: the most a connector's OAuth token request may take; then 504 `UPSTREAM_TIMEOUT`. */
+  tokenTimeoutMs: number;
   /** METRICS_PORT: metrics without a token on a listener of their own (bound to HOST); unset, none. */
   metricsPort: number | undefined;
   production: boolean;
@@ -187,6 +190,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     maxConnections: e.MAX_CONNECTIONS ?? defaultMaxConnections(),
     idleTimeoutMs: e.IDLE_TIMEOUT_SECONDS * 1000,
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+    tokenTimeoutMs: e.TOKEN_TIMEOUT_SECONDS * 1000,
     metricsPort: e.METRICS_PORT,
     production,
     devIssuer,

@@ -18,6 +18,7 @@ import {
   mountProxy,
   operations,
   type TokenVerifier,
+  watchReplicaCount,
 } from '@platform/api';
 import { problem, UnauthenticatedError } from '@platform/core';
 import { createProxy, metricsWithoutConnectors } from '@platform/proxy';
@@ -162,6 +163,7 @@ export const startPlatform = async (
       metricsRegistry: metrics,
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
       publicUrl: url,
+      tokenTimeoutMs: config.tokenTimeoutMs,
     });
     cleanups.unshift(() => proxy.close());
     const deps = {
@@ -183,11 +185,15 @@ export const startPlatform = async (
       issuer: devIssuer?.issuer ?? verifier.issuer,
       clientId: config.consoleClientId,
     });
+    // The rate limit is platform-wide: each replica takes its share by the live replica count (always 1 embedded).
+    const replicas = await watchReplicaCount(database);
+    cleanups.unshift(() => replicas.stop());
     const app = createApp({
       deps,
       operations,
       metrics,
       rateLimitPerSecond: config.rateLimitPerSecond,
+      replicas: replicas.current,
       mountRaw: (app) => mountProxy(app, deps, proxy.handle),
       mountExtra: (app) => {
         mountDocuments(app, {

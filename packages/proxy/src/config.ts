@@ -23,6 +23,7 @@ const Config = z
     AUTH_AUDIENCE: z.string().min(1).default('platform-api'),
     PROXY_ALLOW_PRIVATE_NETWORKS: flag,
     PROXY_FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+    TOKEN_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(300).default(10),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   })
   .transform((c) => ({ ...c, PUBLIC_URL: c.PUBLIC_URL ?? `http://${c.HOST}:${c.PORT}` }));

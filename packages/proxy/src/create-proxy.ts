@@ -18,8 +18,13 @@ export type ProxyOptions = {
   allowPrivateNetworks: boolean;
   /** docs/configuration.md PUBLIC_URL: authorization code redirect URIs are built from it. */
   publicUrl: string;
-  /** Connect, response-headers and body-idle timeout for targets and token endpoints. Default 30 s. */
+  /** Connect, response-headers and body-idle timeout for targets. Default 30 s. */
   fetchTimeoutMs?: number;
+  /**
+   * docs/configuration.md TOKEN_TIMEOUT_SECONDS: the most a token request may take, waiting for this endpoint's
+   * free slot included; then 504 `UPSTREAM_TIMEOUT`, remembered for a few seconds like any token failure. Default 10 s.
+   */
+  tokenTimeoutMs?: number;
   /**
    * How long a connector's decoded configuration is reused between requests. Default 1000 ms: a change
    * reaches every replica within that time, and this process at once through `invalidateConnector`.
@@ -49,7 +54,8 @@ export const createProxy = (options: ProxyOptions): ConnectorProxy => {
   const guard = createAddressGuard(allowPrivateNetworks, options.isPublicAddress);
   const loader = createConnectorConfigLoader(database, secrets, options.configCacheMs ?? 1_000);
   const targetAgent = createUpstreamAgent({ guard, timeoutMs, what: 'target' });
-  const tokenAgent = createUpstreamAgent({ guard, timeoutMs, what: 'token endpoint' });
+  const tokenTimeoutMs = options.tokenTimeoutMs ?? 10_000;
+  const tokenAgent = createUpstreamAgent({ guard, timeoutMs: tokenTimeoutMs, what: 'token endpoint' });
   const tokens = createTokenService({
     database,
     secrets,
@@ -58,7 +64,7 @@ export const createProxy = (options: ProxyOptions): ConnectorProxy => {
     loader,
     agent: tokenAgent,
     guard,
-    timeoutMs,
+    tokenTimeoutMs,
     publicUrl,
   });
   const handle = createProxyHandler({
@@ -75,7 +81,7 @@ export const createProxy = (options: ProxyOptions): ConnectorProxy => {
     tokens,
     invalidateConnector: (connectorId) => loader.invalidate(connectorId),
     async close() {
-      tokens.clear();
+      await tokens.clear();
       await Promise.all([targetAgent.close(), tokenAgent.close()]);
     },
   };

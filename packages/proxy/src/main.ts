@@ -14,13 +14,13 @@ import { createBearerVerifier } from './standalone/verify-bearer.ts';
 
 /**
  * The `connector-proxy` process: only the proxy route, `/api/ping` and `/metrics`, against the platform's
- * PostgreSQL. Replicas share tokens through the store and its advisory locks.
+ * PostgreSQL. Replicas share tokens through the store, one fetching while the others wait (tokens/fetch-lease.ts).
  */
 const USAGE = `Usage: connector-proxy
 
 Runs the connector proxy as its own process against the platform's PostgreSQL. Configuration comes from the
 environment: DATABASE_URL, SECRETS_KEY, AUTH_ISSUER (required); PORT, HOST, PUBLIC_URL, AUTH_AUDIENCE,
-PROXY_ALLOW_PRIVATE_NETWORKS, PROXY_FETCH_TIMEOUT_MS, LOG_LEVEL (see packages/proxy/README.md).`;
+PROXY_ALLOW_PRIVATE_NETWORKS, PROXY_FETCH_TIMEOUT_MS, TOKEN_TIMEOUT_SECONDS, LOG_LEVEL (see packages/proxy/README.md).`;
 
 if (process.argv.includes('--help') || process.argv.includes('-h')) {
   process.stdout.write(`${USAGE}\n`);
@@ -51,6 +51,7 @@ const proxy = createProxy({
   allowPrivateNetworks: config.PROXY_ALLOW_PRIVATE_NETWORKS,
   publicUrl: config.PUBLIC_URL,
   fetchTimeoutMs: config.PROXY_FETCH_TIMEOUT_MS,
+  tokenTimeoutMs: config.TOKEN_TIMEOUT_SECONDS * 1000,
 });
 
 const proxyPath = /^\/grafx\/api\/v1\/environment\/([^/]+)\/connectors\/([^/]+)\/proxy\/?$/;

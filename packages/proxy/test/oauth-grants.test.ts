@@ -238,7 +238,7 @@ describe.each(backends)('token endpoint behaviour on $name', (backend) => {
     await seedEnvironment(database);
     target = await startTarget();
     tokens = await startTokenServer();
-    harness = await startProxy(database, secrets, { fetchTimeoutMs: 500 });
+    harness = await startProxy(database, secrets, { tokenTimeoutMs: 1_000 });
     return async () => {
       await harness.close();
       await tokens.close();
@@ -342,7 +342,6 @@ describe.each(backends)('token endpoint behaviour on $name', (backend) => {
     ['no-expires-in', 'expires_in'],
     ['error-500', 'HTTP 500'],
     ['garbage', 'invalid JSON'],
-    ['hang', 'did not answer'],
     ['oauth-error', 'invalid_client'],
   ] as const)('token endpoint %s → 502 naming the cause', async (mode, cause) => {
     const id = await passwordConnector();
@@ -362,7 +361,7 @@ describe.each(backends)('token endpoint behaviour on $name', (backend) => {
     const results = await Promise.all(
       Array.from({ length: 500 }, () => harness.call(id, { url: `${target.url}/many` })),
     );
-    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(results.filter((r) => r.status !== 200).map((r) => r.text)).toEqual([]);
     expect(tokens.requests).toHaveLength(1);
     expect(new Set(target.requests.map((r) => r.headers.authorization))).toEqual(new Set(['Bearer tok-1']));
 
@@ -399,7 +398,9 @@ describe.each(backends)('token endpoint behaviour on $name', (backend) => {
     const refused = await harness.call(id, { url: `${target.url}/always` });
     expect(refused.status).toBe(401);
     expect(refused.headers['x-grafx-unauthorized']).toBe(`oAuth2ResourceOwnerPassword, ${id}`);
-    expect(tokens.requests).toHaveLength(3);
+    // tok-2 came from a renewal moments ago: no second renewal within the backoff, the 401 is the answer.
+    expect(tokens.requests).toHaveLength(2);
+    expect(target.requests.filter((r) => r.path === '/always')).toHaveLength(1);
   });
 
   it('refuses a token endpoint on a private address with 403', async () => {

@@ -6,7 +6,7 @@ import { CHANGES_CHANNEL } from './change-channel.ts';
 import { createKeyMutex } from './key-mutex.ts';
 import { copyPgliteTemplate } from './pglite-template.ts';
 import * as schema from './schema/index.ts';
-import type { Database, Db } from './types.ts';
+import type { ChangeWatch, Database, Db } from './types.ts';
 
 export type OpenDatabaseOptions = {
   /** `postgres://…` or `postgresql://…` selects PostgreSQL; anything else (or nothing) the embedded PGlite. */
@@ -29,7 +29,7 @@ export const openDatabase = async (options: OpenDatabaseOptions): Promise<Databa
 
 const openPostgres = async (url: string, max: number): Promise<Database> => {
   // Loaded only here: an embedded start does not spend its time loading the PostgreSQL driver.
-  const [{ default: pg }, { drizzle: drizzleNodePg }, { watchPostgresChanges }] = await Promise.all([
+  const [{ default: pg }, { drizzle: drizzleNodePg }, { watchPostgresChannel }] = await Promise.all([
     import('pg'),
     import('drizzle-orm/node-postgres'),
     import('./postgres-change-watch.ts'),
@@ -62,9 +62,20 @@ const openPostgres = async (url: string, max: number): Promise<Database> => {
         client.release(broken ? true : undefined);
       }
     },
-    watchChanges: (onChange) => watchPostgresChanges(url, onChange),
+    watchChanges: (onChange) => watchPostgresChannel(url, CHANGES_CHANNEL, () => onChange()),
+    listen: (channel, onMessage) => watchPostgresChannel(url, channel, onMessage),
     close: () => pool.end(),
   };
+};
+
+/** In-process: the notifications cannot be lost, so the watch is always live. */
+const listenPglite = async (
+  client: PGlite,
+  channel: string,
+  onMessage: (payload?: string) => void,
+): Promise<ChangeWatch> => {
+  const unlisten = await client.listen(channel, (payload) => onMessage(payload));
+  return { live: true, stop: unlisten };
 };
 
 const openPglite = async (dataDir: string, fromTemplate: boolean): Promise<Database> => {
@@ -80,11 +91,8 @@ const openPglite = async (dataDir: string, fromTemplate: boolean): Promise<Datab
     db,
     kind: 'pglite',
     withAdvisoryLock: lock,
-    async watchChanges(onChange) {
-      // In-process: the notifications cannot be lost, so the watch is always live.
-      const unlisten = await client.listen(CHANGES_CHANNEL, () => onChange());
-      return { live: true, stop: unlisten };
-    },
+    watchChanges: (onChange) => listenPglite(client, CHANGES_CHANNEL, () => onChange()),
+    listen: (channel, onMessage) => listenPglite(client, channel, onMessage),
     close: () => client.close(),
   };
 };

@@ -1,5 +1,4 @@
 import pg from 'pg';
-import { CHANGES_CHANNEL } from './change-channel.ts';
 import type { ChangeWatch } from './types.ts';
 
 const RECONNECT_MS = 1000;
@@ -8,11 +7,15 @@ const PROBE_MS = 10_000;
 const PROBE_TIMEOUT_MS = 5000;
 
 /**
- * LISTEN on a connection of its own (a pooled one would be handed to queries). When it is lost, `live` turns
- * false until a new connection listens again: notifications sent meanwhile are gone, so both turns call
- * `onChange`.
+ * LISTEN to `channel` on a connection of its own (a pooled one would be handed to queries). When it is lost, `live`
+ * turns false until a new connection listens again: notifications sent meanwhile are gone, so both turns call
+ * `onChange` without a payload.
  */
-export const watchPostgresChanges = async (url: string, onChange: () => void): Promise<ChangeWatch> => {
+export const watchPostgresChannel = async (
+  url: string,
+  channel: string,
+  onChange: (payload?: string) => void,
+): Promise<ChangeWatch> => {
   let current: pg.Client | undefined;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
@@ -39,11 +42,11 @@ export const watchPostgresChanges = async (url: string, onChange: () => void): P
     client.on('error', () => {});
     client.on('end', () => lose(client));
     client.on('notification', (message) => {
-      if (message.channel === CHANGES_CHANNEL) onChange();
+      if (message.channel === channel) onChange(message.payload ?? '');
     });
     try {
       await client.connect();
-      await client.query(`listen ${CHANGES_CHANNEL}`);
+      await client.query(`listen ${channel}`);
     } catch {
       client.end().catch(() => {});
       schedule();

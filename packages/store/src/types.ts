@@ -14,6 +14,11 @@ export type Database = {
    * triggers of migration 0003), from this process or any other.
    */
   watchChanges(onChange: () => void): Promise<ChangeWatch>;
+  /**
+   * Calls `onMessage` with the payload of every notification on `channel` (a plain identifier), from this process
+   * or any other; without a payload when the listening connection was lost or is back (anything may have been missed).
+   */
+  listen(channel: string, onMessage: (payload?: string) => void): Promise<ChangeWatch>;
   close(): Promise<void>;
 };
 

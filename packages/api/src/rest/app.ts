@@ -22,6 +22,8 @@ export type AppOptions = {
   operations: readonly AnyOperation[];
   metrics: Registry;
   rateLimitPerSecond: number;
+  /** Live server replicas sharing the rate limit (replica-count.ts); 1 when absent. */
+  replicas?: () => number;
   /** Routes that must see the raw request stream (the connector proxy): mounted before the JSON parser. */
   mountRaw?: (app: Express) => void;
   /** Routes after the operation table (tRPC, documents, discovery). */
@@ -46,7 +48,7 @@ export const createApp = (options: AppOptions): Express => {
   app.use(requestLog(deps.log));
   app.use(identify(deps.verifier));
   app.use('/trpc', countTrpcCalls);
-  app.use(rateLimit(options.rateLimitPerSecond, deps.verifier.issuer));
+  app.use(rateLimit(options.rateLimitPerSecond, deps.verifier.issuer, options.replicas));
   options.mountRaw?.(app);
   const known = operations.map((op) => ({ matcher: pathMatcher(op.path), method: op.method, path: op.path }));
   const unrouted: RequestHandler = (req, res, next) => {

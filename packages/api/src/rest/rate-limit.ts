@@ -10,23 +10,32 @@ type Bucket = { tokens: number; at: number };
  * is counted by its issuer and subject, so spellings of one token and tokens of one user share a bucket; anything
  * else (no token, a token that fails verification) by the client's address. Each call of a tRPC batch counts.
  * Buckets live in an LRU so a flood of distinct keys cannot grow memory without bound. Runs after `identify`.
+ *
+ * The limit is platform-wide: with N live replicas (replica-count.ts) each keeps buckets of `perSecond / N`, so a
+ * caller whose requests the load balancer spreads over the replicas gets `perSecond` in all, with no database round
+ * trip per request.
  */
-export const rateLimit = (perSecond: number, issuer: string): RequestHandler => {
+export const rateLimit = (
+  perSecond: number,
+  issuer: string,
+  replicas: () => number = () => 1,
+): RequestHandler => {
   if (perSecond <= 0) return (_req, _res, next) => next();
-  const capacity = perSecond * 2;
   const buckets = new LRUCache<string, Bucket>({ max: 100_000 });
   return (req, res, next) => {
     const locals = res.locals as RequestLocals;
     const userId = locals.identity?.caller?.userId;
     const key = userId === undefined ? `a ${req.ip ?? 'unknown'}` : `u ${issuer} ${userId}`;
     const cost = locals.calls ?? 1;
+    const rate = perSecond / replicas();
+    const capacity = rate * 2;
     const now = performance.now();
     const bucket = buckets.get(key) ?? { tokens: capacity, at: now };
-    bucket.tokens = Math.min(capacity, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
+    bucket.tokens = Math.min(capacity, bucket.tokens + ((now - bucket.at) / 1000) * rate);
     bucket.at = now;
     buckets.set(key, bucket);
     if (bucket.tokens < cost) {
-      const retryAfter = Math.max(1, Math.ceil((cost - bucket.tokens) / perSecond));
+      const retryAfter = Math.max(1, Math.ceil((cost - bucket.tokens) / rate));
       next(
         new ServiceError(
           'RATE_LIMITED',

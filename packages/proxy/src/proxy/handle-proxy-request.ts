@@ -76,13 +76,17 @@ export const createProxyHandler = (deps: ProxyHandlerDeps) => {
       if (response.statusCode === 401 && response.credentialSent && auth) {
         // Retry once with a fresh token, only when the body can be sent again (buffered ≤ 1 MiB or none).
         if (isOAuth(auth) && body.kind !== 'stream' && credential) {
-          response.discard();
           const rejected = credential.value.slice('Bearer '.length);
-          credential = {
-            name: 'authorization',
-            value: `Bearer ${await tokens.renew(auth, ctx.caller.userId, rejected)}`,
-          };
-          response = await send();
+          // Undefined while renewals are backed off (tokens/token-backoff.ts): this 401 is then the answer.
+          const renewed = await tokens.renew(auth, ctx.caller.userId, rejected).catch((error: unknown) => {
+            response.discard();
+            throw error;
+          });
+          if (renewed !== undefined) {
+            response.discard();
+            credential = { name: 'authorization', value: `Bearer ${renewed}` };
+            response = await send();
+          }
         } else if (isOAuth(auth) && credential) {
           // Not replayable: no retry now, but the next request must not reuse the refused token.
           const rejected = credential.value.slice('Bearer '.length);

@@ -28,6 +28,12 @@ const hostOf = (auth: OAuthConfig): string =>
       : auth.data.tokenEndpoint,
   ).host;
 
+/**
+ * A longer `expires_in` is taken as this (one year; docs/connector-auth.md): a huge value (1e13 s) would overflow
+ * a Date, and no token is kept unchecked for longer anyway.
+ */
+export const maxTokenLifetimeSeconds = 365 * 24 * 60 * 60;
+
 /** See docs/connector-auth.md rule 5: `expires_in` is mandatory, although openid-client accepts a response without it. */
 const toTokenSet = (response: TokenEndpointResponse, host: string, previousRefresh?: string): TokenSet => {
   const expiresIn = response.expires_in;
@@ -41,7 +47,7 @@ const toTokenSet = (response: TokenEndpointResponse, host: string, previousRefre
     // A refresh response may omit the refresh token: the earlier one then stays valid (RFC 6749 §6).
     refreshToken: response.refresh_token ?? previousRefresh,
     tokenType: response.token_type ?? 'Bearer',
-    expiresAt: Date.now() + expiresIn * 1000,
+    expiresAt: Date.now() + Math.min(expiresIn, maxTokenLifetimeSeconds) * 1000,
   };
 };
 

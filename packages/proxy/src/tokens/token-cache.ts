@@ -1,3 +1,4 @@
+import { isServiceError, type ServiceError } from '@platform/core';
 import type { Database } from '@platform/store';
 import { LRUCache } from 'lru-cache';
 import type { Configuration } from 'openid-client';
@@ -6,32 +7,16 @@ import type { OAuthConfig } from '../auth-config.ts';
 import type { ProxyMetrics } from '../metrics.ts';
 import { type AddressGuard, assertResolvedAddressAllowed } from '../net/address-guard.ts';
 import { AuthorizationRequiredError } from './authorization-required-error.ts';
+import { createEndpointSlots } from './endpoint-slots.ts';
+import { createFetchLeases } from './fetch-lease.ts';
+import { createFetchSignal } from './fetch-signal.ts';
 import { tokenEndpointOf } from './oauth-configuration.ts';
 import { runGrant, runRefresh } from './run-grant.ts';
+import { tokenBackoffMs, tokenTimeoutError, withDeadline } from './token-backoff.ts';
 import type { StoredToken, TokenKey, TokenStore } from './token-store.ts';
 
-/**
- * A PostgreSQL advisory lock holds a pool connection while the work inside needs another one: with as many
- * lock holders as pool connections, nobody could query any more. Token fetches for distinct keys are
- * therefore limited well below the pool size (default 10).
- */
-const maxConcurrentLockHolders = 4;
-
-const createLimiter = (slots: number) => {
-  let free = slots;
-  const waiting: (() => void)[] = [];
-  return async <T>(fn: () => Promise<T>): Promise<T> => {
-    if (free > 0) free--;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      return await fn();
-    } finally {
-      const next = waiting.shift();
-      if (next) next();
-      else free++;
-    }
-  };
-};
+/** Token requests at once per token endpoint and connector in one process (endpoint-slots.ts). */
+const slotsPerEndpoint = 4;
 
 /** Authorization code tokens stay in memory at most this long, so a logout reaches every replica quickly. */
 const userTokenMemoryMs = 30_000;
@@ -53,15 +38,18 @@ export type TokenCacheDeps = {
   metrics: ProxyMetrics;
   log: Logger;
   guard: AddressGuard;
+  /** TOKEN_TIMEOUT_SECONDS in milliseconds: the most one token request (queue included) may take. */
+  timeoutMs: number;
   configurationOf(auth: OAuthConfig): Configuration;
 };
 
 export type TokenCache = {
+  /** With `rejected`: a token other than that one, or that one again while renewals are backed off. */
   get(auth: OAuthConfig, userId: string, rejected?: string): Promise<StoredToken>;
   /** Stores a token obtained outside the cache (authorization code exchange). */
   put(key: TokenKey, token: StoredToken): Promise<void>;
   forgetUser(connectorId: string, userId: string): void;
-  clear(): void;
+  clear(): Promise<void>;
 };
 
 const memoryTtl = (key: TokenKey, token: StoredToken): number => {
@@ -69,10 +57,15 @@ const memoryTtl = (key: TokenKey, token: StoredToken): number => {
   return key.userId === '' ? ttl : Math.min(ttl, userTokenMemoryMs);
 };
 
+const isUsable = (token: StoredToken | undefined, rejected: string | undefined): token is StoredToken =>
+  token !== undefined && token.accessToken !== rejected && usableUntil(token) > Date.now();
+
 /**
- * Memory (lru-cache) over the store over the token endpoint. lru-cache's `fetchMethod` folds concurrent
- * misses in this process into one call; the advisory lock around "read store → fetch if missing or
- * expired → write store" folds them across replicas, so one token request serves them all.
+ * Memory (lru-cache) over the store over the token endpoint. lru-cache's `fetchMethod` folds concurrent misses in
+ * this process into one call; a lease row (fetch-lease.ts) folds them across replicas, without holding a database
+ * connection while the endpoint answers. The lease holder announces the outcome on one channel: a token, or a
+ * failure that every waiter on every replica gets at once and that is remembered for a few seconds (token-backoff.ts),
+ * so a failing provider sees about one request per key in that time however many calls arrive.
  */
 export const createTokenCache = ({
   database,
@@ -80,26 +73,30 @@ export const createTokenCache = ({
   metrics,
   log,
   guard,
+  timeoutMs,
   configurationOf,
 }: TokenCacheDeps): TokenCache => {
-  const lockSlots = createLimiter(maxConcurrentLockHolders);
-  const grantLabel = (auth: OAuthConfig) => auth.type;
+  const leases = createFetchLeases(database);
+  const signal = createFetchSignal(database);
+  const endpointSlots = createEndpointSlots(slotsPerEndpoint);
+  /** Failures remembered here too, so a burst of calls during the failure does not each ask the database. */
+  const failures = new LRUCache<string, ServiceError>({ max: 10_000, ttl: 1 });
+  const remember = (cacheKey: string, error: ServiceError, forMs: number) => {
+    if (forMs >= 1) failures.set(cacheKey, error, { ttl: forMs });
+  };
+  /** A lease outlives the request it covers, so a replica that dies while fetching delays the others only so long. */
+  const leaseMs = timeoutMs + 2_000;
 
-  const obtain = async ({ auth, key, rejected }: FetchContext): Promise<StoredToken> => {
-    const stored = await store.read(key);
-    if (stored && stored.accessToken !== rejected && usableUntil(stored) > Date.now()) {
-      metrics.tokenCache.inc({ connector: key.connectorId, result: 'store' });
-      return stored;
-    }
-    metrics.tokenCache.inc({ connector: key.connectorId, result: 'miss' });
+  /** Refresh token first when there is one, else the grant again (never for the authorization code type). */
+  const requestToken = async (auth: OAuthConfig, key: TokenKey, stored: StoredToken | undefined) => {
     await assertResolvedAddressAllowed(new URL(tokenEndpointOf(auth)), guard, 'token endpoint');
     const config = configurationOf(auth);
-    let fresh: StoredToken | undefined;
     if (stored?.refreshToken) {
       const obtainedAt = Date.now();
       try {
-        fresh = { ...(await runRefresh(auth, config, stored.refreshToken)), obtainedAt };
+        const fresh = { ...(await runRefresh(auth, config, stored.refreshToken)), obtainedAt };
         metrics.tokenRequests.inc({ connector: key.connectorId, grant: 'refresh_token', outcome: 'ok' });
+        return fresh;
       } catch (error) {
         metrics.tokenRequests.inc({ connector: key.connectorId, grant: 'refresh_token', outcome: 'error' });
         log.warn(
@@ -108,41 +105,107 @@ export const createTokenCache = ({
         );
       }
     }
-    if (!fresh) {
-      if (auth.type === 'oAuth2AuthorizationCode') {
-        // Only the user can run this grant again, by logging in.
-        if (stored) await store.removeUser(key.connectorId, key.usage, key.userId);
-        throw new AuthorizationRequiredError(key.connectorId);
+    if (auth.type === 'oAuth2AuthorizationCode') {
+      // Only the user can run this grant again, by logging in.
+      if (stored) await store.removeUser(key.connectorId, key.usage, key.userId);
+      throw new AuthorizationRequiredError(key.connectorId);
+    }
+    const obtainedAt = Date.now();
+    try {
+      const fresh = { ...(await runGrant(auth, config)), obtainedAt };
+      metrics.tokenRequests.inc({ connector: key.connectorId, grant: auth.type, outcome: 'ok' });
+      return fresh;
+    } catch (error) {
+      metrics.tokenRequests.inc({ connector: key.connectorId, grant: auth.type, outcome: 'error' });
+      log.warn(
+        { connectorId: key.connectorId, usage: key.usage, type: auth.type, reason: (error as Error).message },
+        'token request failed',
+      );
+      throw error;
+    }
+  };
+
+  /** Runs while holding the lease: fetch, store, announce, and remember a failure for everyone. */
+  const fetchHoldingLease = async ({ auth, key, rejected }: FetchContext, cacheKey: string) => {
+    try {
+      // Another replica may have stored a token between our look and the claim.
+      const stored = await store.read(key);
+      if (isUsable(stored, rejected)) {
+        await leases.succeed(cacheKey);
+        return stored;
       }
-      const obtainedAt = Date.now();
+      const endpoint = new URL(tokenEndpointOf(auth));
+      const timedOut = () => tokenTimeoutError(endpoint.host, timeoutMs);
+      const deadline = Date.now() + timeoutMs;
+      const fresh = await withDeadline(
+        endpointSlots(`${endpoint.origin} ${key.connectorId}`, async () => {
+          // Queued past the deadline: the caller has its 504 already, so no request is made for nobody.
+          if (Date.now() >= deadline) throw timedOut();
+          return requestToken(auth, key, stored);
+        }),
+        timeoutMs,
+        timedOut,
+      );
+      await store.write(key, fresh);
+      await leases.succeed(cacheKey);
+      return fresh;
+    } catch (error) {
+      if (isServiceError(error) && !(error instanceof AuthorizationRequiredError)) {
+        const forMs = tokenBackoffMs();
+        remember(cacheKey, error, forMs);
+        await leases.fail(cacheKey, error, forMs).catch(() => {});
+      } else await leases.succeed(cacheKey).catch(() => {});
+      throw error;
+    }
+  };
+
+  const obtain = async (context: FetchContext): Promise<StoredToken> => {
+    const { key, rejected } = context;
+    const cacheKey = cacheKeyOf(key);
+    const giveUpAt = Date.now() + 2 * leaseMs;
+    for (;;) {
+      const armed = await signal.arm(cacheKey);
       try {
-        fresh = { ...(await runGrant(auth, config)), obtainedAt };
-        metrics.tokenRequests.inc({ connector: key.connectorId, grant: grantLabel(auth), outcome: 'ok' });
-      } catch (error) {
-        metrics.tokenRequests.inc({ connector: key.connectorId, grant: grantLabel(auth), outcome: 'error' });
-        log.warn(
-          {
-            connectorId: key.connectorId,
-            usage: key.usage,
-            type: auth.type,
-            reason: (error as Error).message,
-          },
-          'token request failed',
-        );
-        throw error;
+        const stored = await store.read(key);
+        if (isUsable(stored, rejected)) {
+          metrics.tokenCache.inc({ connector: key.connectorId, result: 'store' });
+          return stored;
+        }
+        const state = await leases.read(cacheKey);
+        if (state.failure) {
+          remember(cacheKey, state.failure.error, state.failure.forMs);
+          throw state.failure.error;
+        }
+        // The target refused a token that has not expired: renew, but not again within the backoff.
+        const renewal = rejected !== undefined && stored !== undefined && isUsable(stored, undefined);
+        if (renewal && state.renewInMs > 0) return stored;
+        if (state.leasedForMs === 0) {
+          const claimed = await leases.claim(cacheKey, key.connectorId, {
+            leaseMs,
+            renewal,
+            renewBackoffMs: tokenBackoffMs(),
+          });
+          if (claimed) {
+            metrics.tokenCache.inc({ connector: key.connectorId, result: 'miss' });
+            return await fetchHoldingLease(context, cacheKey);
+          }
+        }
+        if (Date.now() > giveUpAt) {
+          throw tokenTimeoutError(new URL(tokenEndpointOf(context.auth)).host, timeoutMs);
+        }
+        // Woken by the holder's announcement; the timer only covers a lost notification or an expired lease.
+        await armed.wait(Math.min(1_000, Math.max(50, state.leasedForMs)));
+      } finally {
+        armed.cancel();
       }
     }
-    await store.write(key, fresh);
-    return fresh;
   };
 
   const cache = new LRUCache<string, StoredToken, FetchContext>({
     max: 10_000,
     ttl: 60_000,
-    fetchMethod: async (cacheKey, _stale, { context, options }) => {
-      const token = await lockSlots(() =>
-        database.withAdvisoryLock(`connector-token:${cacheKey}`, () => obtain(context)),
-      );
+    fetchMethod: async (_cacheKey, _stale, { context, options }) => {
+      const token = await obtain(context);
       options.ttl = memoryTtl(context.key, token);
       return token;
     },
@@ -157,18 +220,16 @@ export const createTokenCache = ({
         userId,
       };
       const cacheKey = cacheKeyOf(key);
-      if (rejected === undefined) {
-        // The common case answered synchronously: `fetch` would build a status object and promises for it.
-        const hit = cache.get(cacheKey);
-        if (hit) {
-          metrics.tokenCache.inc({ connector: key.connectorId, result: 'hit' });
-          return hit;
-        }
-      } else {
-        // Another request may already have replaced the rejected token: then that one is the fresh one.
-        const current = cache.get(cacheKey);
-        if (current && current.accessToken !== rejected) return current;
+      const current = cache.get(cacheKey);
+      // The common case answered synchronously: `fetch` would build a status object and promises for it.
+      if (current && rejected === undefined) {
+        metrics.tokenCache.inc({ connector: key.connectorId, result: 'hit' });
+        return current;
       }
+      // Another request may already have replaced the rejected token: then that one is the fresh one.
+      if (current && current.accessToken !== rejected) return current;
+      const failure = failures.get(cacheKey);
+      if (failure) throw failure;
       const status: LRUCache.Status<string, StoredToken, FetchContext> = {};
       const token = await cache.fetch(cacheKey, {
         context: { auth, key, rejected },
@@ -182,18 +243,20 @@ export const createTokenCache = ({
       return token;
     },
     async put(key, token) {
-      await lockSlots(() =>
-        database.withAdvisoryLock(`connector-token:${cacheKeyOf(key)}`, () => store.write(key, token)),
-      );
-      cache.set(cacheKeyOf(key), token, { ttl: memoryTtl(key, token) });
+      await store.write(key, token);
+      const cacheKey = cacheKeyOf(key);
+      failures.delete(cacheKey);
+      cache.set(cacheKey, token, { ttl: memoryTtl(key, token) });
     },
     forgetUser(connectorId, userId) {
       for (const cacheKey of [...cache.keys()]) {
         if (cacheKey.startsWith(`${connectorId}:`) && cacheKey.endsWith(`:${userId}`)) cache.delete(cacheKey);
       }
     },
-    clear() {
+    async clear() {
       cache.clear();
+      failures.clear();
+      await signal.stop();
     },
   };
 };

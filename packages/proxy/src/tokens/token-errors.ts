@@ -12,6 +12,15 @@ const causes = (error: unknown): unknown[] => {
 };
 
 /**
+ * The `error` value of a token error response as callers and logs may see it: only the characters RFC 6749 §5.2
+ * allows there (%x20-21 / %x23-5B / %x5D-7E), at most 64 of them. A provider that reflects its request into
+ * `error` (a password, the client's Basic credentials) thus cannot have them echoed at length, and quotes and
+ * backslashes cannot break out of the message. `error_description` is never used.
+ */
+export const oauthErrorCode = (value: string): string =>
+  value.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '').slice(0, 64) || 'unknown';
+
+/**
  * Turns whatever a token request threw into a ServiceError whose message names the cause and never
  * a secret: the OAuth error code, the HTTP status, "not JSON", a timeout. Always 502 (or the guard's 403).
  */
@@ -22,7 +31,7 @@ export const toTokenError = (error: unknown, host: string): ServiceError => {
   const oauth = chain.find((e): e is ResponseBodyError => e instanceof ResponseBodyError);
   if (oauth) {
     return new UpstreamError(
-      `The token endpoint ${host} refused the request: HTTP ${oauth.status}, OAuth error "${oauth.error}".`,
+      `The token endpoint ${host} refused the request: HTTP ${oauth.status}, OAuth error "${oauthErrorCode(oauth.error)}".`,
     );
   }
   const challenge = chain.find(
@@ -53,7 +62,7 @@ export const toTokenError = (error: unknown, host: string): ServiceError => {
       return new UpstreamError(`The token endpoint ${host} must use https.`);
     case 'OAUTH_TIMEOUT':
     case 'OAUTH_ABORT':
-      return new UpstreamError(`The token endpoint ${host} did not answer in time.`);
+      return new UpstreamError(`The token endpoint ${host} did not answer in time.`, 'UPSTREAM_TIMEOUT');
     default:
       return new UpstreamError(`The token request to ${host} failed.`);
   }

@@ -3,6 +3,7 @@ import type { CustomFetch } from 'openid-client';
 import { type Agent, request } from 'undici';
 import { type AddressGuard, assertLiteralAddressAllowed } from '../net/address-guard.ts';
 import { findBlockedAddressError } from '../net/blocked-address-error.ts';
+import { tokenTimeoutError } from './token-backoff.ts';
 
 /** A token response larger than this is not a token response. */
 const maxTokenResponseBytes = 256 * 1024;
@@ -56,7 +57,7 @@ export const createTokenFetch =
       if (blocked) throw blocked;
       const code = (error as { code?: string }).code ?? '';
       if (timeoutCodes.has(code) || (error as Error).name === 'TimeoutError') {
-        throw new UpstreamError(`The token endpoint ${target.host} did not answer within ${timeoutMs} ms.`);
+        throw tokenTimeoutError(target.host, timeoutMs);
       }
       throw new UpstreamError(
         `The token endpoint ${target.host} could not be reached (${code || 'network error'}).`,
@@ -77,7 +78,10 @@ export const createTokenFetch =
       text = Buffer.concat(chunks).toString('utf8');
     } catch (error) {
       if (error instanceof UpstreamError) throw error;
-      throw new UpstreamError(`The token endpoint ${target.host} did not send a complete response in time.`);
+      throw new UpstreamError(
+        `The token endpoint ${target.host} did not send a complete response in time.`,
+        'UPSTREAM_TIMEOUT',
+      );
     }
     const responseHeaders = new Headers();
     for (const [name, value] of Object.entries(response.headers)) {

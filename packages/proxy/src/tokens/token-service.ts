@@ -19,7 +19,11 @@ import { createTokenStore } from './token-store.ts';
  */
 export type TokenService = AuthorizationCodeFlow & {
   accessToken(auth: OAuthConfig, userId: string): Promise<string>;
-  renew(auth: OAuthConfig, userId: string, rejected: string): Promise<string>;
+  /**
+   * A token other than `rejected`; undefined while renewals of this key are backed off (one ran moments ago, on any
+   * replica): the target's 401 is then passed back without a retry.
+   */
+  renew(auth: OAuthConfig, userId: string, rejected: string): Promise<string | undefined>;
 };
 
 export type TokenServiceDeps = {
@@ -30,7 +34,8 @@ export type TokenServiceDeps = {
   loader: ConnectorConfigLoader;
   agent: Agent;
   guard: AddressGuard;
-  timeoutMs: number;
+  /** TOKEN_TIMEOUT_SECONDS in milliseconds: the most a token request may take (504 after). */
+  tokenTimeoutMs: number;
   publicUrl: string;
 };
 
@@ -38,21 +43,29 @@ export type TokenServiceDeps = {
 const userKeyOf = (auth: OAuthConfig, userId: string): string =>
   auth.type === 'oAuth2AuthorizationCode' ? userId : '';
 
-export const createTokenService = (deps: TokenServiceDeps): TokenService & { clear(): void } => {
-  const { database, secrets, log, metrics, loader, agent, guard, timeoutMs, publicUrl } = deps;
+export const createTokenService = (deps: TokenServiceDeps): TokenService & { clear(): Promise<void> } => {
+  const { database, secrets, log, metrics, loader, agent, guard, tokenTimeoutMs, publicUrl } = deps;
   // openid-client Configurations per configuration revision: a new revision builds a new one.
   const configurations = new LRUCache<string, Configuration>({ max: 2_000 });
   const configurationOf = (auth: OAuthConfig): Configuration => {
     const key = `${auth.connectorId}:${auth.usage}:${auth.revision}`;
     let config = configurations.get(key);
     if (!config) {
-      config = buildConfiguration(auth, { agent, guard, timeoutMs });
+      config = buildConfiguration(auth, { agent, guard, timeoutMs: tokenTimeoutMs });
       configurations.set(key, config);
     }
     return config;
   };
   const store = createTokenStore(database, secrets);
-  const cache = createTokenCache({ database, store, metrics, log, configurationOf, guard });
+  const cache = createTokenCache({
+    database,
+    store,
+    metrics,
+    log,
+    configurationOf,
+    guard,
+    timeoutMs: tokenTimeoutMs,
+  });
   const flow = createAuthorizationCodeFlow({
     database,
     secrets,
@@ -69,11 +82,12 @@ export const createTokenService = (deps: TokenServiceDeps): TokenService & { cle
       return (await cache.get(auth, userKeyOf(auth, userId))).accessToken;
     },
     async renew(auth, userId, rejected) {
-      return (await cache.get(auth, userKeyOf(auth, userId), rejected)).accessToken;
+      const token = (await cache.get(auth, userKeyOf(auth, userId), rejected)).accessToken;
+      return token === rejected ? undefined : token;
     },
-    clear() {
-      cache.clear();
+    async clear() {
       configurations.clear();
+      await cache.clear();
     },
   };
 };

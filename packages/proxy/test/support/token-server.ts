@@ -5,19 +5,41 @@ export type TokenServerMode = 'ok' | 'no-expires-in' | 'error-500' | 'garbage' |
 
 export type TokenRequest = { headers: IncomingMessage['headers']; body: string };
 
+export type TokenServerState = {
+  mode: TokenServerMode;
+  requests: TokenRequest[];
+  issued: string[];
+  /** `expires_in` of the tokens issued; any JSON value. */
+  expiresIn: unknown;
+  /** Every answer waits this long first: a slow provider, or with `error-500` one that fails after a while. */
+  delayMs: number;
+  /** `oauth-error` answers this body (RFC 6749 §5.2). */
+  oauthError: Record<string, unknown>;
+  /**
+   * Issue refresh tokens and rotate them: each is accepted once, a reused one answers `invalid_grant`, as providers
+   * with refresh token rotation do (the refresh race of NangoHQ/nango#1016).
+   */
+  rotateRefreshTokens: boolean;
+  /** Refresh tokens presented again after their one use. */
+  reusedRefreshTokens: string[];
+};
+
 /**
  * A token endpoint written by hand: JSON or form bodies, and the broken behaviours a real one
- * cannot be made to show (no expires_in, 500, invalid JSON, never answering).
+ * cannot be made to show (no expires_in, 500, invalid JSON, never answering, slow, rotating refresh tokens).
  */
-export const startTokenServer = async (): Promise<
-  Listening & { mode: TokenServerMode; requests: TokenRequest[]; issued: string[]; expiresIn: number }
-> => {
-  const state = {
-    mode: 'ok' as TokenServerMode,
-    requests: [] as TokenRequest[],
-    issued: [] as string[],
+export const startTokenServer = async (): Promise<Listening & TokenServerState> => {
+  const state: TokenServerState = {
+    mode: 'ok',
+    requests: [],
+    issued: [],
     expiresIn: 3600,
+    delayMs: 0,
+    oauthError: { error: 'invalid_client', error_description: 'bad secret' },
+    rotateRefreshTokens: false,
+    reusedRefreshTokens: [],
   };
+  const liveRefreshTokens = new Set<string>();
   const listening = await listen(async (req: IncomingMessage, res: ServerResponse) => {
     const body = (await readBody(req)).toString('utf8');
     state.requests.push({ headers: req.headers, body });
@@ -25,9 +47,20 @@ export const startTokenServer = async (): Promise<
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(value));
     };
+    if (state.mode === 'hang') return; // never answers
+    if (state.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
+    const issue = (extra: Record<string, unknown>) => {
+      const token = `tok-${state.issued.length + 1}`;
+      state.issued.push(token);
+      let refresh: Record<string, string> = {};
+      if (state.rotateRefreshTokens) {
+        const refreshToken = `rt-${state.issued.length}`;
+        liveRefreshTokens.add(refreshToken);
+        refresh = { refresh_token: refreshToken };
+      }
+      json(200, { access_token: token, token_type: 'Bearer', ...refresh, ...extra });
+    };
     switch (state.mode) {
-      case 'hang':
-        return; // never answers
       case 'error-500':
         res.writeHead(500, { 'content-type': 'text/plain' });
         res.end('upstream exploded');
@@ -37,18 +70,22 @@ export const startTokenServer = async (): Promise<
         res.end('{"access_token": nope');
         return;
       case 'oauth-error':
-        json(400, { error: 'invalid_client', error_description: 'bad secret' });
+        json(400, state.oauthError);
         return;
-      case 'no-expires-in': {
-        const token = `tok-${state.issued.length + 1}`;
-        state.issued.push(token);
-        json(200, { access_token: token, token_type: 'Bearer' });
+      case 'no-expires-in':
+        issue({});
         return;
-      }
       default: {
-        const token = `tok-${state.issued.length + 1}`;
-        state.issued.push(token);
-        json(200, { access_token: token, token_type: 'Bearer', expires_in: state.expiresIn });
+        const form = new URLSearchParams(body);
+        if (form.get('grant_type') === 'refresh_token') {
+          const presented = form.get('refresh_token') ?? '';
+          if (!liveRefreshTokens.delete(presented)) {
+            state.reusedRefreshTokens.push(presented);
+            json(400, { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' });
+            return;
+          }
+        }
+        issue({ expires_in: state.expiresIn });
       }
     }
   });

@@ -185,3 +185,12 @@ export const platformMeta = pgTable('platform_meta', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
 });
+
+/**
+ * Live server replicas on one PostgreSQL: each refreshes its row every few seconds, so every replica knows how
+ * many share the platform-wide rate limit (packages/api rate limit). Rows not refreshed for a while are stale.
+ */
+export const platformReplicas = pgTable('platform_replicas', {
+  id: text('id').primaryKey(),
+  seenAt: timestamp('seen_at', { withTimezone: true, mode: 'date' }).notNull(),
+});

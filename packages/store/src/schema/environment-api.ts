@@ -214,3 +214,20 @@ export const mediaSubjectTypes = pgTable(
   },
   (t) => [primaryKey({ columns: [t.mediaId, t.subjectTypeId] })],
 );
+
+/**
+ * One row per token cache key (`connectorId:usage:revision:userId`) while tokens are fetched for it: the lease
+ * makes one replica fetch while the others wait for its notification (channel `connector_token_fetches`), a failure
+ * is remembered until `failedUntil` for every replica, and `renewAfter` spaces the renewals an upstream 401 asks for.
+ */
+export const connectorTokenFetches = pgTable('connector_token_fetches', {
+  key: text('key').primaryKey(),
+  connectorId: uuid('connector_id')
+    .notNull()
+    .references(() => connectors.id, { onDelete: 'cascade' }),
+  leasedUntil: ts('leased_until'),
+  failedUntil: ts('failed_until'),
+  failureCode: text('failure_code'),
+  failureMessage: text('failure_message'),
+  renewAfter: ts('renew_after'),
+});
