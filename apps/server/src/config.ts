@@ -67,6 +67,9 @@ const Env = z.object({
   MAX_CONNECTIONS: z.coerce.number({ error: 'must be a whole number' }).int().min(1).optional(),
   IDLE_TIMEOUT_SECONDS: seconds(30),
   REQUEST_TIMEOUT_SECONDS: seconds(300),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: seconds(5),
+  DATABASE_ACQUIRE_TIMEOUT_SECONDS: seconds(5),
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: seconds(30),
   METRICS_PORT: optionalText.pipe(
     z
       .string()
@@ -98,6 +101,8 @@ export type Config = {
   idleTimeoutMs: number;
   /** A request must arrive whole (headers and body) within this. */
   requestTimeoutMs: number;
+  /** PostgreSQL: opening a connection, waiting for a pooled one, one statement (docs/configuration.md). */
+  databaseTimeouts: { connectMs: number; acquireMs: number; statementMs: number };
   /** METRICS_PORT: metrics without a token on a listener of their own (bound to HOST); unset, none. */
   metricsPort: number | undefined;
   production: boolean;
@@ -150,6 +155,11 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     maxConnections: e.MAX_CONNECTIONS ?? defaultMaxConnections(),
     idleTimeoutMs: e.IDLE_TIMEOUT_SECONDS * 1000,
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
+    databaseTimeouts: {
+      connectMs: e.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
+      acquireMs: e.DATABASE_ACQUIRE_TIMEOUT_SECONDS * 1000,
+      statementMs: e.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
+    },
     metricsPort: e.METRICS_PORT,
     production,
   };

@@ -95,7 +95,11 @@ export const startPlatform = async (
   const database =
     opened ??
     (await timed('database', () =>
-      openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+      openDatabase({
+        databaseUrl: config.databaseUrl,
+        dataDir: config.dataDir,
+        timeouts: config.databaseTimeouts,
+      }),
     ));
   phases.database ??= 0;
   const server = createServer(connectionSettings(config));
