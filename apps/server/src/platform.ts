@@ -1,12 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  STATUS_CODES,
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import {
   createApp,
@@ -19,7 +12,6 @@ import {
   operations,
   type TokenVerifier,
 } from '@platform/api';
-import { problem } from '@platform/core';
 import { createProxy, metricsWithoutConnectors } from '@platform/proxy';
 import {
   createSecretBox,
@@ -33,9 +25,11 @@ import {
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { type Config, publicUrlOf } from './config.ts';
+import { guardConnections, trustedProxies } from './connection-guard.ts';
 import { loadConsole } from './console-route.ts';
 import { listenImportSocket } from './import-socket.ts';
 import { listenMetrics } from './metrics-listener.ts';
+import { answerRaw } from './raw-answer.ts';
 import { serverVersion } from './server-version.ts';
 
 /**
@@ -104,6 +98,12 @@ export const startPlatform = async (
   phases.database ??= 0;
   const server = createServer(connectionSettings(config));
   server.maxConnections = config.maxConnections;
+  const guard = {
+    idleTimeoutMs: config.idleTimeoutMs,
+    perClient: config.maxConnectionsPerClient,
+    trusted: trustedProxies(config.trustedProxies),
+  };
+  guardConnections(server, guard);
   const cleanups: (() => Promise<void>)[] = [];
   try {
     await timed('migrations', () => migrate(database));
@@ -161,6 +161,7 @@ export const startPlatform = async (
       metricsRegistry: metrics,
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
       publicUrl: url,
+      exchangeTimeoutMs: config.proxyExchangeTimeoutMs,
     });
     cleanups.unshift(() => proxy.close());
     const deps = {
@@ -187,6 +188,7 @@ export const startPlatform = async (
       operations,
       metrics,
       rateLimitPerSecond: config.rateLimitPerSecond,
+      trustedProxies: config.trustedProxies,
       mountRaw: (app) => mountProxy(app, deps, proxy.handle),
       mountExtra: (app) => {
         mountDocuments(app, {
@@ -204,7 +206,10 @@ export const startPlatform = async (
     const metricsListener =
       config.metricsPort === undefined
         ? undefined
-        : await listenMetrics(config.host, config.metricsPort, metrics);
+        : await listenMetrics(config.host, config.metricsPort, metrics, {
+            ...guard,
+            ...connectionSettings(config),
+          });
     if (metricsListener) cleanups.push(() => metricsListener.close());
     const metricsUrl =
       metricsListener && publicUrlOf({ ...config, publicUrl: undefined }, metricsListener.port);
@@ -240,21 +245,16 @@ export const startPlatform = async (
 };
 
 /**
- * Connection hygiene (docs/configuration.md). A new connection must send its request headers within the idle
- * timeout (a socket that sends nothing is answered 408 and closed), and a whole request must arrive within the
- * request timeout; the body readers close a body that stalls for the idle timeout. Node checks the headers
- * deadline on an interval, so the deadline is set one interval early: silence never lasts past the idle timeout.
- * Keep-alive between requests is untouched (65 s, above common load balancers' 60 s).
+ * Connection hygiene (docs/configuration.md). Silence of the client is cut by connection-guard.ts, a timer per
+ * connection; Node's own headers deadline (checked by a periodic sweep, late under load) stays only as a backstop.
+ * A whole request must arrive within the request timeout. Keep-alive between requests is 65 s, above common load
+ * balancers' 60 s, so that a balancer never sends on a connection the server is closing.
  */
-const connectionSettings = (config: Config) => {
-  const checkEvery = Math.max(50, Math.min(1000, config.idleTimeoutMs / 10));
-  return {
-    keepAliveTimeout: 65_000,
-    connectionsCheckingInterval: checkEvery,
-    headersTimeout: Math.max(checkEvery, config.idleTimeoutMs - checkEvery),
-    requestTimeout: config.requestTimeoutMs,
-  };
-};
+export const connectionSettings = (config: Pick<Config, 'idleTimeoutMs' | 'requestTimeoutMs'>) => ({
+  keepAliveTimeout: 65_000,
+  headersTimeout: Math.min(config.requestTimeoutMs, config.idleTimeoutMs + 5000),
+  requestTimeout: config.requestTimeoutMs,
+});
 
 /**
  * Requests Node's HTTP parser rejects before any route sees them (malformed request line or framing, headers over
@@ -277,15 +277,6 @@ const answerClientError = (error: Error & { code?: string }, socket: Socket) => 
       : status === 408
         ? 'The request headers did not arrive in time; send the request again.'
         : 'The request is not valid HTTP/1.1; check the request line, headers and body framing.';
-  const body = JSON.stringify({
-    ...problem({ status, detail, traceId: randomBytes(16).toString('hex') }),
-    title: STATUS_CODES[status],
-  });
-  // A HEAD request gets the head alone: a body there would corrupt the client's framing.
   const head = (error as { rawPacket?: Buffer }).rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
-  socket.write(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
-  );
-  socket.destroySoon();
+  answerRaw(socket, status, detail, { head });
 };

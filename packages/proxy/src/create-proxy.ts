@@ -20,6 +20,8 @@ export type ProxyOptions = {
   publicUrl: string;
   /** Connect, response-headers and body-idle timeout for targets and token endpoints. Default 30 s. */
   fetchTimeoutMs?: number;
+  /** A whole exchange with a target, body included, ends after this. Default 60 s. */
+  exchangeTimeoutMs?: number;
   /**
    * How long a connector's decoded configuration is reused between requests. Default 1000 ms: a change
    * reaches every replica within that time, and this process at once through `invalidateConnector`.
@@ -69,6 +71,7 @@ export const createProxy = (options: ProxyOptions): ConnectorProxy => {
     log,
     guard,
     timeoutMs,
+    exchangeTimeoutMs: options.exchangeTimeoutMs ?? 60_000,
   });
   return {
     handle,

@@ -22,6 +22,11 @@ export type AppOptions = {
   operations: readonly AnyOperation[];
   metrics: Registry;
   rateLimitPerSecond: number;
+  /**
+   * Load balancers' addresses and CIDR ranges (TRUSTED_PROXIES): a request from one of them is counted by the client
+   * address its X-Forwarded-For names (rate limit, logs). None by default: every request by its socket's address.
+   */
+  trustedProxies?: readonly string[];
   /** Routes that must see the raw request stream (the connector proxy): mounted before the JSON parser. */
   mountRaw?: (app: Express) => void;
   /** Routes after the operation table (tRPC, documents, discovery). */
@@ -33,7 +38,7 @@ export const createApp = (options: AppOptions): Express => {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', options.trustedProxies?.length ? [...options.trustedProxies] : false);
   app.set('query parser', parseQuery);
 
   app.use(((req, res, next) => {

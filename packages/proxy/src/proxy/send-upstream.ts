@@ -5,7 +5,7 @@ import { hostMatchesAllowedDomains } from '../net/allowed-domains.ts';
 import { findBlockedAddressError } from '../net/blocked-address-error.ts';
 import type { OutgoingHeaders } from './header-filter.ts';
 import type { RequestBody } from './request-body.ts';
-import { UpstreamExchange } from './upstream-exchange.ts';
+import { EXCHANGE_TIME_LIMIT, UpstreamExchange } from './upstream-exchange.ts';
 
 export const maxRedirects = 5;
 
@@ -26,6 +26,8 @@ export type UpstreamContext = {
   agent: Agent;
   guard: AddressGuard;
   timeoutMs: number;
+  /** The whole exchange, redirects and body included, ends after this (PROXY_EXCHANGE_TIMEOUT_SECONDS). */
+  exchangeTimeoutMs: number;
   observe(statusCode: number, seconds: number): void;
 };
 
@@ -40,10 +42,17 @@ export const assertTargetAllowed = (url: URL, allowedDomains: readonly string[],
   assertLiteralAddressAllowed(url, guard, 'target');
 };
 
-const toUpstreamError = (error: unknown, url: URL, timeoutMs: number): Error => {
+const toUpstreamError = (error: unknown, url: URL, ctx: UpstreamContext): Error => {
+  const { timeoutMs } = ctx;
   const blocked = findBlockedAddressError(error);
   if (blocked) return blocked;
   const code = (error as { code?: string }).code ?? '';
+  if (code === EXCHANGE_TIME_LIMIT) {
+    return new UpstreamError(
+      `The exchange with the target ${url.host} took longer than ${ctx.exchangeTimeoutMs} ms.`,
+      'UPSTREAM_TIMEOUT',
+    );
+  }
   if (timeoutCodes.has(code)) {
     return new UpstreamError(
       `The target ${url.host} did not answer within ${timeoutMs} ms.`,
@@ -62,6 +71,7 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
   let { url, method, body } = req;
   let headers = req.headers;
   const origin = url.origin;
+  const deadline = performance.now() + ctx.exchangeTimeoutMs;
   for (let hop = 0; ; hop++) {
     assertTargetAllowed(url, req.allowedDomains, ctx.guard);
     const sameOrigin = url.origin === origin;
@@ -76,6 +86,7 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
       hopHeaders['content-length'] = String(body.length);
     const started = performance.now();
     const response = new UpstreamExchange(credentialSent);
+    response.limit(Math.max(0, deadline - started));
     ctx.agent.dispatch(
       {
         origin: url.origin,
@@ -91,7 +102,7 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
     try {
       await response.started;
     } catch (error) {
-      throw toUpstreamError(error, url, ctx.timeoutMs);
+      throw toUpstreamError(error, url, ctx);
     }
     ctx.observe(response.statusCode, (performance.now() - started) / 1000);
 
