@@ -38,6 +38,9 @@ import { serverVersion } from './server-version.ts';
  */
 const READ_CACHE_ENTRIES = 2000;
 
+/** How long a shutdown waits for the requests in flight before cutting what is left (docs/deployment.md). */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 export type Platform = {
   readonly url: string;
   readonly server: Server;
@@ -129,6 +132,8 @@ export const startPlatform = async (
 
     server.on('clientError', answerClientError);
     const held: [IncomingMessage, ServerResponse][] = [];
+    const inFlight = new Set<ServerResponse>();
+    let draining = false;
     const hold = (req: IncomingMessage, res: ServerResponse) => void held.push([req, res]);
     server.on('request', hold);
     await timed('listen', async () => {
@@ -178,6 +183,7 @@ export const startPlatform = async (
       // very next proxied call of this process sees the change (other replicas within the cache's second).
       connectorChanged: proxy.invalidateConnector,
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
+      draining: () => draining,
     };
     const mountConsole = await loadConsole({
       issuer: devIssuer?.issuer ?? verifier.issuer,
@@ -217,10 +223,13 @@ export const startPlatform = async (
     let closing: Promise<void> | undefined;
     const close = () => {
       closing ??= (async () => {
-        // Stop accepting, let requests in flight finish, then drop idle keep-alive sockets and the database.
+        // Stop accepting and answer the requests in flight (readiness says 503 meanwhile), each with
+        // `Connection: close`, closing every connection as it falls idle; then the database (docs/deployment.md).
+        draining = true;
+        for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        const deadline = setTimeout(() => server.closeAllConnections(), 10_000);
+        const deadline = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await closed;
         clearTimeout(deadline);
         for (const cleanup of cleanups) await cleanup();
@@ -231,9 +240,19 @@ export const startPlatform = async (
     };
     const platform: Platform = { url, server, database, devIssuer, demoLoaded, metricsUrl, phases, close };
     await timed('announce', async () => announce?.(platform));
+    const serve = (req: IncomingMessage, res: ServerResponse) => {
+      inFlight.add(res);
+      res.once('close', () => {
+        inFlight.delete(res);
+        // Its connection is idle now: while shutting down, nothing more is to come on it.
+        if (draining) setImmediate(() => server.closeIdleConnections());
+      });
+      if (draining) res.setHeader('Connection', 'close');
+      app(req, res);
+    };
     server.off('request', hold);
-    server.on('request', app);
-    for (const [req, res] of held.splice(0)) app(req, res);
+    server.on('request', serve);
+    for (const [req, res] of held.splice(0)) serve(req, res);
     return platform;
   } catch (error) {
     server.close(() => {});
