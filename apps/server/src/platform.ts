@@ -17,6 +17,7 @@ import {
   createSecretBox,
   type Database,
   loadOrCreateSecretsKey,
+  loadOrStoreSharedValue,
   migrate,
   openDatabase,
   sealClearAuthObjects,
@@ -37,6 +38,9 @@ import { serverVersion } from './server-version.ts';
  * their serialized body: about 60 MiB at most. Access checks, the most numerous entries, are far smaller.
  */
 const READ_CACHE_ENTRIES = 2000;
+
+/** The development issuer's signing key in platform_meta (PostgreSQL only). */
+const DEV_KEY = 'dev-issuer-signing-key';
 
 /** How long a shutdown waits for the requests in flight before cutting what is left (docs/deployment.md). */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -149,7 +153,22 @@ export const startPlatform = async (
       phases.issuerKey = 0;
     } else {
       const issuer = await timed('issuerKey', () =>
-        createDevIssuer({ dataDir: config.dataDir, issuer: url, audience: config.authAudience }),
+        createDevIssuer({
+          dataDir: config.dataDir,
+          issuer: url,
+          audience: config.authAudience,
+          // PostgreSQL: one key for every replica, sealed with SECRETS_KEY (docs/deployment.md).
+          keyStore: config.databaseUrl
+            ? async (create) =>
+                JSON.parse(
+                  secrets.open(
+                    await loadOrStoreSharedValue(database.db, DEV_KEY, async () =>
+                      secrets.seal(JSON.stringify(await create())),
+                    ),
+                  ),
+                )
+            : undefined,
+        }),
       );
       devIssuer = issuer;
       verifier = createTokenVerifier({

@@ -2,9 +2,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './free-port.ts';
 
 /**
  * A PostgreSQL server of the test's own, from Debian's binaries, on a free loopback port: the test may freeze it
@@ -30,15 +30,6 @@ const binDir = (): string | undefined => {
 };
 
 export const ownPostgresAvailable = (): boolean => binDir() !== undefined;
-
-const freePort = async (): Promise<number> => {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-};
 
 const childrenOf = (pid: number): number[] => {
   try {
