@@ -12,7 +12,7 @@ import { closeIfBodyUnread } from './close-unread.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
 import { identify } from './identify.ts';
 import { pathMatcher } from './paths.ts';
-import { classify, sendProblem } from './problem-response.ts';
+import { classify, isUnavailable, sendProblem } from './problem-response.ts';
 import { rateLimit } from './rate-limit.ts';
 import { restRoutes } from './routes.ts';
 import { traceIdOf } from './trace.ts';
@@ -89,10 +89,13 @@ export const createApp = (options: AppOptions): Express => {
         ? (problemStatus) => trpcErrorEnvelope(procedure, problemStatus, locals.traceId)
         : undefined,
     );
+    // A database that does not answer is expected from time to time (docs/configuration.md): the request line says
+    // 503, and a stack per refused request would only slow the server down while it lasts.
     if (
       outcome.status >= 500 &&
       classify(mapped).status === outcome.status &&
-      !(mapped instanceof ServiceError)
+      !(mapped instanceof ServiceError) &&
+      !isUnavailable(mapped)
     ) {
       deps.log.error({ traceId: locals.traceId, err: loggableError(mapped) }, 'unexpected error');
     }
