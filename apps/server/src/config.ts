@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { isIPv4 } from 'node:net';
+import { isIP, isIPv4 } from 'node:net';
 import { totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
@@ -21,6 +21,13 @@ const defaultMaxConnections = (): number => {
     // not Linux: keep the usual soft limit
   }
   return Math.max(64, Math.min(Math.floor((openFiles - 256) / 2), Math.floor(totalmem() / (512 * 1024))));
+};
+
+const isAddressOrRange = (entry: string): boolean => {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 };
 
 const bool = (fallback: boolean) =>
@@ -72,9 +79,29 @@ const Env = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).min(0).default(200),
   MAX_CONNECTIONS: z.coerce.number({ error: 'must be a whole number' }).int().min(1).optional(),
+  MAX_CONNECTIONS_PER_CLIENT: z.coerce.number({ error: 'must be a whole number' }).int().min(1).optional(),
+  TRUSTED_PROXIES: optionalText.pipe(
+    z
+      .string()
+      .transform((v) =>
+        v
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
+      .refine(
+        (entries) => entries.every(isAddressOrRange),
+        'must be a comma-separated list of IP addresses or CIDR ranges (10.0.0.5, 10.0.0.0/8)',
+      )
+      .optional(),
+  ),
   IDLE_TIMEOUT_SECONDS: seconds(30),
   REQUEST_TIMEOUT_SECONDS: seconds(300),
   TOKEN_TIMEOUT_SECONDS: seconds(10),
+  PROXY_EXCHANGE_TIMEOUT_SECONDS: seconds(60),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: seconds(5),
+  DATABASE_ACQUIRE_TIMEOUT_SECONDS: seconds(5),
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: seconds(30),
   METRICS_PORT: optionalText.pipe(
     z
       .string()
@@ -120,12 +147,20 @@ export type Config = {
   rateLimitPerSecond: number;
   /** Open connections accepted at once; more are refused at accept. */
   maxConnections: number;
+  /** Open connections one client address may hold at once (a quarter of maxConnections unless set). */
+  maxConnectionsPerClient: number;
+  /** Load balancers' addresses and ranges: exempt from the per-client share, their X-Forwarded-For trusted. */
+  trustedProxies: string[];
   /** A connection that sends nothing for this long (no request headers yet, or a body that stalls) is closed. */
   idleTimeoutMs: number;
   /** A request must arrive whole (headers and body) within this. */
   requestTimeoutMs: number;
   /** TOKEN_TIMEOUT_SECONDS: the most a connector's OAuth token request may take; then 504 `UPSTREAM_TIMEOUT`. */
   tokenTimeoutMs: number;
+  /** The connector proxy: a whole exchange with a target, body included, ends after this. */
+  proxyExchangeTimeoutMs: number;
+  /** PostgreSQL: opening a connection, waiting for a pooled one, one statement (docs/configuration.md). */
+  databaseTimeouts: { connectMs: number; acquireMs: number; statementMs: number };
   /** METRICS_PORT: metrics without a token on a listener of their own (bound to HOST); unset, none. */
   metricsPort: number | undefined;
   production: boolean;
@@ -173,6 +208,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     devIssuer === 'refused'
       ? `AUTH_ISSUER is not set, and the development issuer (no passwords: anyone who reaches the port signs in) starts by itself only on the embedded database with a loopback HOST, not with ${embedded ? `HOST=${e.HOST}` : 'DATABASE_URL'}. Set AUTH_ISSUER to your OpenID issuer, or DEV_ISSUER=true for a development deployment.`
       : undefined;
+  const maxConnections = e.MAX_CONNECTIONS ?? defaultMaxConnections();
   return {
     port: e.PORT,
     host: e.HOST,
@@ -187,10 +223,18 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     proxyAllowPrivateNetworks: e.PROXY_ALLOW_PRIVATE_NETWORKS,
     logLevel: e.LOG_LEVEL,
     rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,
-    maxConnections: e.MAX_CONNECTIONS ?? defaultMaxConnections(),
+    maxConnections,
+    maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT ?? Math.max(1, Math.floor(maxConnections / 4)),
+    trustedProxies: e.TRUSTED_PROXIES ?? [],
     idleTimeoutMs: e.IDLE_TIMEOUT_SECONDS * 1000,
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     tokenTimeoutMs: e.TOKEN_TIMEOUT_SECONDS * 1000,
+    proxyExchangeTimeoutMs: e.PROXY_EXCHANGE_TIMEOUT_SECONDS * 1000,
+    databaseTimeouts: {
+      connectMs: e.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000,
+      acquireMs: e.DATABASE_ACQUIRE_TIMEOUT_SECONDS * 1000,
+      statementMs: e.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
+    },
     metricsPort: e.METRICS_PORT,
     production,
     devIssuer,

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { problem } from '@platform/core';
 import type { Registry } from 'prom-client';
+import { type ConnectionGuardOptions, guardConnections } from './connection-guard.ts';
 
 export type MetricsListener = { readonly port: number; close(): Promise<void> };
 
@@ -15,8 +16,11 @@ export const listenMetrics = async (
   host: string,
   port: number,
   registry: Registry,
+  /** The same connection hygiene as the main listener: idle timeout, per-client share, keep-alive. */
+  connections: ConnectionGuardOptions & Parameters<typeof createServer>[0],
 ): Promise<MetricsListener> => {
-  const server = createServer(async (req, res) => {
+  const { idleTimeoutMs, perClient, trusted, ...settings } = connections;
+  const server = createServer(settings, async (req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0];
     if (path === '/metrics' && (req.method === 'GET' || req.method === 'HEAD')) {
       const text = await registry.metrics();
@@ -32,6 +36,7 @@ export const listenMetrics = async (
     });
     res.end(JSON.stringify(problem({ status, detail, traceId: randomBytes(16).toString('hex') })));
   });
+  guardConnections(server, { idleTimeoutMs, perClient, trusted });
   server.listen(port, host);
   await once(server, 'listening');
   return {

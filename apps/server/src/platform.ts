@@ -1,12 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import {
-  createServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-  STATUS_CODES,
-} from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import {
   createApp,
@@ -20,12 +13,13 @@ import {
   type TokenVerifier,
   watchReplicaCount,
 } from '@platform/api';
-import { problem, UnauthenticatedError } from '@platform/core';
+import { UnauthenticatedError } from '@platform/core';
 import { createProxy, metricsWithoutConnectors } from '@platform/proxy';
 import {
   createSecretBox,
   type Database,
   loadOrCreateSecretsKey,
+  loadOrStoreSharedValue,
   migrate,
   openDatabase,
   sealClearAuthObjects,
@@ -34,9 +28,11 @@ import {
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { type Config, ConfigError, publicUrlOf } from './config.ts';
+import { guardConnections, trustedProxies } from './connection-guard.ts';
 import { loadConsole } from './console-route.ts';
 import { listenImportSocket } from './import-socket.ts';
 import { listenMetrics } from './metrics-listener.ts';
+import { answerRaw } from './raw-answer.ts';
 import { serverVersion } from './server-version.ts';
 
 /**
@@ -44,6 +40,12 @@ import { serverVersion } from './server-version.ts';
  * their serialized body: about 60 MiB at most. Access checks, the most numerous entries, are far smaller.
  */
 const READ_CACHE_ENTRIES = 2000;
+
+/** The development issuer's signing key in platform_meta (PostgreSQL only). */
+const DEV_KEY = 'dev-issuer-signing-key';
+
+/** How long a shutdown waits for the requests in flight before cutting what is left (docs/deployment.md). */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 export type Platform = {
   readonly url: string;
@@ -98,11 +100,21 @@ export const startPlatform = async (
   const database =
     opened ??
     (await timed('database', () =>
-      openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }),
+      openDatabase({
+        databaseUrl: config.databaseUrl,
+        dataDir: config.dataDir,
+        timeouts: config.databaseTimeouts,
+      }),
     ));
   phases.database ??= 0;
   const server = createServer(connectionSettings(config));
   server.maxConnections = config.maxConnections;
+  const guard = {
+    idleTimeoutMs: config.idleTimeoutMs,
+    perClient: config.maxConnectionsPerClient,
+    trusted: trustedProxies(config.trustedProxies),
+  };
+  guardConnections(server, guard);
   const cleanups: (() => Promise<void>)[] = [];
   try {
     await timed('migrations', () => migrate(database));
@@ -128,6 +140,8 @@ export const startPlatform = async (
 
     server.on('clientError', answerClientError);
     const held: [IncomingMessage, ServerResponse][] = [];
+    const inFlight = new Set<ServerResponse>();
+    let draining = false;
     const hold = (req: IncomingMessage, res: ServerResponse) => void held.push([req, res]);
     server.on('request', hold);
     await timed('listen', async () => {
@@ -146,7 +160,22 @@ export const startPlatform = async (
       phases.issuerKey = 0;
     } else {
       const issuer = await timed('issuerKey', () =>
-        createDevIssuer({ dataDir: config.dataDir, issuer: url, audience: config.authAudience }),
+        createDevIssuer({
+          dataDir: config.dataDir,
+          issuer: url,
+          audience: config.authAudience,
+          // PostgreSQL: one key for every replica, sealed with SECRETS_KEY (docs/deployment.md).
+          keyStore: config.databaseUrl
+            ? async (create) =>
+                JSON.parse(
+                  secrets.open(
+                    await loadOrStoreSharedValue(database.db, DEV_KEY, async () =>
+                      secrets.seal(JSON.stringify(await create())),
+                    ),
+                  ),
+                )
+            : undefined,
+        }),
       );
       devIssuer = issuer;
       verifier = createTokenVerifier({
@@ -164,6 +193,7 @@ export const startPlatform = async (
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
       publicUrl: url,
       tokenTimeoutMs: config.tokenTimeoutMs,
+      exchangeTimeoutMs: config.proxyExchangeTimeoutMs,
     });
     cleanups.unshift(() => proxy.close());
     const deps = {
@@ -180,6 +210,7 @@ export const startPlatform = async (
       // very next proxied call of this process sees the change (other replicas within the cache's second).
       connectorChanged: proxy.invalidateConnector,
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
+      draining: () => draining,
     };
     const mountConsole = await loadConsole({
       issuer: devIssuer?.issuer ?? verifier.issuer,
@@ -194,6 +225,7 @@ export const startPlatform = async (
       metrics,
       rateLimitPerSecond: config.rateLimitPerSecond,
       replicas: replicas.current,
+      trustedProxies: config.trustedProxies,
       mountRaw: (app) => mountProxy(app, deps, proxy.handle),
       mountExtra: (app) => {
         mountDocuments(app, {
@@ -211,7 +243,10 @@ export const startPlatform = async (
     const metricsListener =
       config.metricsPort === undefined
         ? undefined
-        : await listenMetrics(config.host, config.metricsPort, metrics);
+        : await listenMetrics(config.host, config.metricsPort, metrics, {
+            ...guard,
+            ...connectionSettings(config),
+          });
     if (metricsListener) cleanups.push(() => metricsListener.close());
     const metricsUrl =
       metricsListener && publicUrlOf({ ...config, publicUrl: undefined }, metricsListener.port);
@@ -219,10 +254,13 @@ export const startPlatform = async (
     let closing: Promise<void> | undefined;
     const close = () => {
       closing ??= (async () => {
-        // Stop accepting, let requests in flight finish, then drop idle keep-alive sockets and the database.
+        // Stop accepting and answer the requests in flight (readiness says 503 meanwhile), each with
+        // `Connection: close`, closing every connection as it falls idle; then the database (docs/deployment.md).
+        draining = true;
+        for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        const deadline = setTimeout(() => server.closeAllConnections(), 10_000);
+        const deadline = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await closed;
         clearTimeout(deadline);
         for (const cleanup of cleanups) await cleanup();
@@ -233,9 +271,19 @@ export const startPlatform = async (
     };
     const platform: Platform = { url, server, database, devIssuer, demoLoaded, metricsUrl, phases, close };
     await timed('announce', async () => announce?.(platform));
+    const serve = (req: IncomingMessage, res: ServerResponse) => {
+      inFlight.add(res);
+      res.once('close', () => {
+        inFlight.delete(res);
+        // Its connection is idle now: while shutting down, nothing more is to come on it.
+        if (draining) setImmediate(() => server.closeIdleConnections());
+      });
+      if (draining) res.setHeader('Connection', 'close');
+      app(req, res);
+    };
     server.off('request', hold);
-    server.on('request', app);
-    for (const [req, res] of held.splice(0)) app(req, res);
+    server.on('request', serve);
+    for (const [req, res] of held.splice(0)) serve(req, res);
     return platform;
   } catch (error) {
     server.close(() => {});
@@ -258,21 +306,16 @@ const refuseEveryToken = (issuer: string): TokenVerifier => ({
 });
 
 /**
- * Connection hygiene (docs/configuration.md). A new connection must send its request headers within the idle
- * timeout (a socket that sends nothing is answered 408 and closed), and a whole request must arrive within the
- * request timeout; the body readers close a body that stalls for the idle timeout. Node checks the headers
- * deadline on an interval, so the deadline is set one interval early: silence never lasts past the idle timeout.
- * Keep-alive between requests is untouched (65 s, above common load balancers' 60 s).
+ * Connection hygiene (docs/configuration.md). Silence of the client is cut by connection-guard.ts, a timer per
+ * connection; Node's own headers deadline (checked by a periodic sweep, late under load) stays only as a backstop.
+ * A whole request must arrive within the request timeout. Keep-alive between requests is 65 s, above common load
+ * balancers' 60 s, so that a balancer never sends on a connection the server is closing.
  */
-const connectionSettings = (config: Config) => {
-  const checkEvery = Math.max(50, Math.min(1000, config.idleTimeoutMs / 10));
-  return {
-    keepAliveTimeout: 65_000,
-    connectionsCheckingInterval: checkEvery,
-    headersTimeout: Math.max(checkEvery, config.idleTimeoutMs - checkEvery),
-    requestTimeout: config.requestTimeoutMs,
-  };
-};
+export const connectionSettings = (config: Pick<Config, 'idleTimeoutMs' | 'requestTimeoutMs'>) => ({
+  keepAliveTimeout: 65_000,
+  headersTimeout: Math.min(config.requestTimeoutMs, config.idleTimeoutMs + 5000),
+  requestTimeout: config.requestTimeoutMs,
+});
 
 /**
  * Requests Node's HTTP parser rejects before any route sees them (malformed request line or framing, headers over
@@ -295,15 +338,6 @@ const answerClientError = (error: Error & { code?: string }, socket: Socket) => 
       : status === 408
         ? 'The request headers did not arrive in time; send the request again.'
         : 'The request is not valid HTTP/1.1; check the request line, headers and body framing.';
-  const body = JSON.stringify({
-    ...problem({ status, detail, traceId: randomBytes(16).toString('hex') }),
-    title: STATUS_CODES[status],
-  });
-  // A HEAD request gets the head alone: a body there would corrupt the client's framing.
   const head = (error as { rawPacket?: Buffer }).rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
-  socket.write(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
-  );
-  socket.destroySoon();
+  answerRaw(socket, status, detail, { head });
 };

@@ -20,6 +20,8 @@ export type ProxyOptions = {
   publicUrl: string;
   /** Connect, response-headers and body-idle timeout for targets. Default 30 s. */
   fetchTimeoutMs?: number;
+  /** A whole exchange with a target, body included, ends after this. Default 60 s. */
+  exchangeTimeoutMs?: number;
   /**
    * docs/configuration.md TOKEN_TIMEOUT_SECONDS: the most a token request may take, waiting for this endpoint's
    * free slot included; then 504 `UPSTREAM_TIMEOUT`, remembered for a few seconds like any token failure. Default 10 s.
@@ -75,6 +77,7 @@ export const createProxy = (options: ProxyOptions): ConnectorProxy => {
     log,
     guard,
     timeoutMs,
+    exchangeTimeoutMs: options.exchangeTimeoutMs ?? 60_000,
   });
   return {
     handle,

@@ -223,6 +223,54 @@ describe.each(backends)('OAuth 2.0 grants against oidc-provider on $name', (back
     await harness.proxy.tokens.logout({ environmentId, connectorId: id, userId: 'auth0|alice' });
     expect((await harness.call(id, { url: `${target.url}/code`, userId: 'auth0|alice' })).status).toBe(401);
   });
+
+  it('authorization code across replicas: completes with the client secret stored a moment ago on another replica', async () => {
+    // Two proxies on one database stand for two replicas; their configuration caches are long so that a stale read
+    // could not go unnoticed (docs/deployment.md).
+    const first = await startProxy(database, secrets, { configCacheMs: 60_000 });
+    const second = await startProxy(database, secrets, { configCacheMs: 60_000 });
+    try {
+      const id = await insertConnector(database, { id: codeConnectorId, allowedDomains: ['127.0.0.1'] });
+      const configure = (clientSecret: string) =>
+        setAuth(database, secrets, id, 'browser', 'oAuth2AuthorizationCode', {
+          clientId: oidcClients.code.id,
+          clientSecret,
+          scope: 'api',
+          authorizationServerMetadata: {
+            authorization_endpoint: oidc.authorizationEndpoint,
+            token_endpoint: oidc.tokenEndpoint,
+            token_endpoint_auth_methods_supported: ['client_secret_post'],
+          },
+        });
+      // A wrong secret first, which the first replica reads and caches (a login there).
+      await configure('not-the-secret');
+      await first.proxy.tokens.login({ environmentId, connectorId: id, userId: 'auth0|alice' });
+      // Then the right one, written through the other replica (whose own cache it drops, not the first's).
+      await configure(oidcClients.code.secret);
+      second.proxy.invalidateConnector(id);
+      const { authorizationUrl } = await second.proxy.tokens.login({
+        environmentId,
+        connectorId: id,
+        userId: 'auth0|alice',
+      });
+      const callback = await loginThroughBrowser(authorizationUrl, 'alice');
+      const grants = oidc.grants.get('authorization_code') ?? 0;
+      // The browser comes back through the load balancer to the first replica.
+      await first.proxy.tokens.complete({
+        environmentId,
+        connectorId: id,
+        userId: 'auth0|alice',
+        state: callback.searchParams.get('state') ?? '',
+        code: callback.searchParams.get('code') ?? '',
+      });
+      expect(oidc.grants.get('authorization_code')).toBe(grants + 1);
+      expect((await second.call(id, { url: `${target.url}/code` })).status).toBe(200);
+      expect(bearerOf(target)).toBe(`Bearer ${oidc.issued.at(-1)}`);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
 });
 
 describe.each(backends)('token endpoint behaviour on $name', (backend) => {

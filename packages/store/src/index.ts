@@ -1,3 +1,4 @@
+export { DatabaseUnavailableError, isDatabaseUnavailable } from './database-unavailable-error.ts';
 export { DEMO_OWNER_ID, demoDataFile } from './demo/demo-data-file.ts';
 export { seedDemoData } from './demo/seed-demo-data.ts';
 export { exportDataFile } from './export/export-data-file.ts';
@@ -5,6 +6,7 @@ export { type ImportOptions, type ImportSummary, importDataFile } from './import
 export { type LoggableError, loggableError } from './loggable-error.ts';
 export { migrate, migrationsFolder } from './migrate.ts';
 export { type OpenDatabaseOptions, openDatabase } from './open-database.ts';
+export { DEFAULT_POSTGRES_TIMEOUTS, type PostgresTimeouts } from './postgres-availability.ts';
 export { queryRows } from './query-rows.ts';
 export { ingestRenderEvents, type RenderEventInput } from './renders/ingest-render-events.ts';
 export * from './repos/admin/index.ts';

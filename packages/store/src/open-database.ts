@@ -2,9 +2,11 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import type { ClientConfig } from 'pg';
 import { CHANGES_CHANNEL } from './change-channel.ts';
 import { createKeyMutex } from './key-mutex.ts';
 import { copyPgliteTemplate } from './pglite-template.ts';
+import { connectFailure, DEFAULT_POSTGRES_TIMEOUTS, type PostgresTimeouts } from './postgres-availability.ts';
 import * as schema from './schema/index.ts';
 import type { ChangeWatch, Database, Db } from './types.ts';
 
@@ -15,6 +17,8 @@ export type OpenDatabaseOptions = {
   dataDir: string;
   /** Connections in the PostgreSQL pool (default 10). */
   poolSize?: number;
+  /** PostgreSQL only: connect, pool-acquire and statement timeouts (docs/configuration.md). */
+  timeouts?: Partial<PostgresTimeouts>;
   /** A new embedded database starts as a copy of the migrated template when there is a current one (default). */
   fromTemplate?: boolean;
 };
@@ -24,23 +28,42 @@ const isPostgresUrl = (url: string | undefined): url is string =>
 
 export const openDatabase = async (options: OpenDatabaseOptions): Promise<Database> =>
   isPostgresUrl(options.databaseUrl)
-    ? openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    ? openPostgres(options.databaseUrl, options.poolSize ?? 10, {
+        ...DEFAULT_POSTGRES_TIMEOUTS,
+        ...options.timeouts,
+      })
     : openPglite(options.dataDir, options.fromTemplate ?? true);
 
-const openPostgres = async (url: string, max: number): Promise<Database> => {
+const openPostgres = async (url: string, max: number, timeouts: PostgresTimeouts): Promise<Database> => {
   // Loaded only here: an embedded start does not spend its time loading the PostgreSQL driver.
-  const [{ default: pg }, { drizzle: drizzleNodePg }, { watchPostgresChannel }] = await Promise.all([
-    import('pg'),
-    import('drizzle-orm/node-postgres'),
-    import('./postgres-change-watch.ts'),
-  ]);
-  const pool = new pg.Pool({ connectionString: url, max });
+  const [{ default: pg }, { drizzle: drizzleNodePg }, { watchPostgresChannel }, { guardPool }] =
+    await Promise.all([
+      import('pg'),
+      import('drizzle-orm/node-postgres'),
+      import('./postgres-change-watch.ts'),
+      import('./postgres-availability.ts'),
+    ]);
+  // The server cancels a statement past statement_timeout; pg-pool's connectionTimeoutMillis bounds the wait for a
+  // pooled connection, and the client's own bounds opening one.
+  const clientConfig = { connectionString: url, statement_timeout: timeouts.statementMs };
+  class Client extends pg.Client {
+    constructor(config?: ClientConfig) {
+      super({ ...config, connectionTimeoutMillis: timeouts.connectMs });
+    }
+  }
+  const pool = new pg.Pool({ ...clientConfig, max, connectionTimeoutMillis: timeouts.acquireMs, Client });
   // An idle client that loses its connection emits 'error' on the pool; unhandled, that would end the process.
   // The next query simply gets a fresh connection, so there is nothing to do here.
   pool.on('error', () => {});
-  // Fail at start, with the driver's message, rather than on the first request.
-  const probe = await pool.connect();
-  probe.release();
+  // Fail at start, naming the cause, rather than on the first request (and within the connect timeout).
+  try {
+    const probe = await pool.connect();
+    probe.release();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw connectFailure(error, timeouts);
+  }
+  const availability = guardPool(pool, () => new Client(clientConfig), timeouts);
   const db = drizzleNodePg({ client: pool, schema }) as unknown as Db;
   return {
     db,
@@ -50,7 +73,10 @@ const openPostgres = async (url: string, max: number): Promise<Database> => {
       const client = await pool.connect();
       let broken = false;
       try {
+        // Waiting for the lock is not a runaway statement: a replica may migrate for longer than statement_timeout.
+        await client.query('set statement_timeout = 0');
         await client.query('select pg_advisory_lock(hashtext($1))', [key]);
+        await client.query('reset statement_timeout');
         return await fn();
       } finally {
         try {
@@ -62,9 +88,13 @@ const openPostgres = async (url: string, max: number): Promise<Database> => {
         client.release(broken ? true : undefined);
       }
     },
+    available: availability.available,
     watchChanges: (onChange) => watchPostgresChannel(url, CHANGES_CHANNEL, () => onChange()),
     listen: (channel, onMessage) => watchPostgresChannel(url, channel, onMessage),
-    close: () => pool.end(),
+    close: () => {
+      availability.stop();
+      return pool.end();
+    },
   };
 };
 
@@ -91,6 +121,8 @@ const openPglite = async (dataDir: string, fromTemplate: boolean): Promise<Datab
     db,
     kind: 'pglite',
     withAdvisoryLock: lock,
+    // In-process: it answers whenever this process does.
+    available: () => true,
     watchChanges: (onChange) => listenPglite(client, CHANGES_CHANNEL, () => onChange()),
     listen: (channel, onMessage) => listenPglite(client, channel, onMessage),
     close: () => client.close(),

@@ -10,6 +10,11 @@ export type Database = {
   /** Runs `fn` while holding a PostgreSQL advisory lock named by `key` (on PGlite: an in-process mutex). */
   withAdvisoryLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
   /**
+   * False while the database does not answer (PostgreSQL frozen, stopped or out of reach); queries then fail at
+   * once with DatabaseUnavailableError. Known from a probe, so reading it costs nothing (the readiness route).
+   */
+  available(): boolean;
+  /**
    * Calls `onChange` after every committed write to the tables behind the administration API's reads (the
    * triggers of migration 0003), from this process or any other.
    */

@@ -47,7 +47,11 @@ export const importFile = async (file: string | undefined): Promise<void> => {
     lock = owner;
   }
   try {
-    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      timeouts: config.databaseTimeouts,
+    });
     try {
       await migrate(database);
       const summary = await importDataFile(database, data, { onProgress: progress });

@@ -16,7 +16,11 @@ export const migrate = async (): Promise<void> => {
     ? undefined
     : await acquireDataDirLock(config.dataDir, 'migrate', (line) => process.stderr.write(`${line}\n`));
   try {
-    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    const database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      timeouts: config.databaseTimeouts,
+    });
     try {
       await applyMigrations(database);
       // Sealing needs the secrets key, which the SQL migrations cannot see: it runs here and at every start.

@@ -37,9 +37,14 @@ export const start = async (): Promise<void> => {
 
   const shutdown = async (signal: string) => {
     log.info({ signal }, 'shutting down');
-    await platform.close();
-    await removeServerFile(config.dataDir, process.pid);
-    await lock?.release();
+    try {
+      await platform.close();
+    } finally {
+      // The folder is free for the next owner even when something failed on the way out.
+      await removeServerFile(config.dataDir, process.pid);
+      await lock?.release();
+    }
+    log.info({ signal }, 'stopped');
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -18,13 +18,16 @@ describe.each(await testBackends())('authentication and authorization on $name',
     return body;
   };
 
-  it('needs no token for info and ping', async () => {
+  it('needs no token for info, ping and ready', async () => {
     const info = await s.tp.call('/api/v1/info');
     expect(info.status).toBe(200);
     expect(await info.json()).toEqual({ data: { serverVersion: '1.0.0' } });
     const ping = await s.tp.call('/api/ping');
     expect(ping.status).toBe(200);
     expect(await ping.text()).toBe('');
+    const ready = await s.tp.call('/api/ready');
+    expect(ready.status).toBe(200);
+    expect(await ready.text()).toBe('');
   });
 
   it('answers 401 with WWW-Authenticate without a token', async () => {

@@ -19,6 +19,7 @@ describe.each(backends)('the served OpenAPI document on $name', (backend) => {
     const expected: [string, string][] = [
       ['/api/v1/info', 'get'],
       ['/api/ping', 'get'],
+      ['/api/ready', 'get'],
       ['/api/v1/environments', 'get'],
       ['/api/v1/environments/{environmentId}', 'get'],
       ['/api/v1/environments/{environmentId}/renders', 'get'],

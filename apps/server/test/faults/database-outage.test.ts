@@ -72,12 +72,24 @@ describe.skipIf(!postgres)(
         { timeoutMs: 20_000 },
       );
 
+    /** `/api/ready` reads the database probe (every second): it turns within a few seconds. */
+    const untilReady = async (expected: number) => {
+      const deadline = Date.now() + 15_000;
+      let status = 0;
+      while (Date.now() < deadline) {
+        status = (await send({ method: 'GET', path: '/api/ready' }))!.status;
+        if (status === expected) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(status).toBe(expected);
+    };
+
     it('answers 503 ProblemDetails while the database is away and recovers without a restart', async () => {
       for (const r of requests()) expect((await send(r))!.status, r.path).toBeLessThan(300);
 
       forwarder.cut();
       for (let round = 0; round < 3; round++) {
-        for (const r of [...requests(), { method: 'GET', path: '/api/ping' }]) {
+        for (const r of requests()) {
           const reply = (await send(r))!;
           expect(reply.status, `${r.method} ${r.path}`).toBe(503);
           expect(contractViolations(reply, { allowedStatuses: [503] })).toEqual([]);
@@ -85,18 +97,13 @@ describe.skipIf(!postgres)(
           expect(reply.body.toString()).not.toMatch(/select|insert|ECONN|127\.0\.0\.1|postgres:/i);
         }
       }
-      // Requests that need no database still answer.
+      // Requests that need no database still answer; readiness says the database is away.
       expect((await send({ method: 'GET', path: '/api/v1/info' }))!.status).toBe(200);
+      expect((await send({ method: 'GET', path: '/api/ping' }))!.status).toBe(200);
+      await untilReady(503);
 
       forwarder.restore();
-      const deadline = Date.now() + 15_000;
-      let status = 0;
-      while (Date.now() < deadline) {
-        status = (await send({ method: 'GET', path: '/api/ping' }))!.status;
-        if (status === 200) break;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      expect(status).toBe(200);
+      await untilReady(200);
       for (const r of requests()) expect((await send(r))!.status, r.path).toBeLessThan(300);
     });
 
@@ -110,10 +117,7 @@ describe.skipIf(!postgres)(
         expect(contractViolations(reply!, { allowedStatuses: [503] })).toEqual([]);
       }
       forwarder.restore();
-      const deadline = Date.now() + 15_000;
-      while (Date.now() < deadline && (await send({ method: 'GET', path: '/api/ping' }))!.status !== 200) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+      await untilReady(200);
       for (const r of requests()) expect((await send(r))!.status, r.path).toBeLessThan(300);
     });
   },

@@ -39,6 +39,14 @@ export const DEV_TOKEN_PATH = '/oauth/token';
 
 const ALG = 'ES256';
 
+const newKey = async (): Promise<JWK> => {
+  const { privateKey } = await generateKeyPair(ALG, { extractable: true });
+  const jwk = await exportJWK(privateKey);
+  jwk.kid = await calculateJwkThumbprint(jwk);
+  jwk.alg = ALG;
+  return jwk;
+};
+
 const loadOrCreateKey = async (dataDir: string): Promise<JWK> => {
   const file = join(dataDir, 'dev-signing-key.json');
   try {
@@ -46,21 +54,25 @@ const loadOrCreateKey = async (dataDir: string): Promise<JWK> => {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  const { privateKey } = await generateKeyPair(ALG, { extractable: true });
-  const jwk = await exportJWK(privateKey);
-  jwk.kid = await calculateJwkThumbprint(jwk);
-  jwk.alg = ALG;
+  const jwk = await newKey();
   await mkdir(dataDir, { recursive: true });
   await writeFile(file, JSON.stringify(jwk), { mode: 0o600 });
   return jwk;
 };
 
+/** Where the signing key lives when not in DATA_DIR: returns the stored key, storing `create()`'s when none is. */
+export type DevKeyStore = (create: () => Promise<JWK>) => Promise<JWK>;
+
 export const createDevIssuer = async (options: {
   dataDir: string;
   issuer: string;
   audience: string;
+  /** PostgreSQL: the key lives in the database, so every replica signs and verifies with the same one. */
+  keyStore?: DevKeyStore;
 }): Promise<DevIssuer> => {
-  const privateJwk = await loadOrCreateKey(options.dataDir);
+  const privateJwk = options.keyStore
+    ? await options.keyStore(newKey)
+    : await loadOrCreateKey(options.dataDir);
   const { d: _private, ...publicJwk } = privateJwk;
   const signingKey = await importJWK(privateJwk, ALG);
   const jwks = { keys: [{ ...publicJwk, use: 'sig' }] };

@@ -22,6 +22,7 @@ import { setIdpDomains } from '../services/idp-domains/set.ts';
 import { createImport } from '../services/imports/create.ts';
 import { getInfo } from '../services/info/get.ts';
 import { ping } from '../services/info/ping.ts';
+import { ready } from '../services/info/ready.ts';
 import { ingestRenderEvents } from '../services/render-events/ingest.ts';
 import { getSubscription } from '../services/subscriptions/get.ts';
 import { listSubscriptions } from '../services/subscriptions/list.ts';
@@ -104,14 +105,27 @@ export const adminOperations = [
     id: 'info.ping',
     method: 'GET',
     path: '/api/ping',
-    summary: 'Availability: 200 without a body while the server and its database answer',
+    summary: 'Liveness: 200 without a body while the server answers',
     description:
-      'Answers 200 without a body while the server and its database answer, and a 503 ProblemDetails while the database does not. Needs no token; load balancers and uptime checks call it.',
+      'Answers 200 without a body whenever the server process answers, without touching the database (a liveness probe: a frozen database does not slow it). Whether requests can be served is `GET /api/ready`. Needs no token.',
+    tag: 'Service',
+    access: 'public',
+    status: 200,
+    errors: [],
+    service: ping,
+  }),
+  defineOperation({
+    id: 'info.ready',
+    method: 'GET',
+    path: '/api/ready',
+    summary: 'Readiness: 200 without a body while the server can serve requests',
+    description:
+      'Answers 200 without a body while the database answers and the server is not shutting down, else a 503 ProblemDetails with `Retry-After`: a load balancer sends traffic elsewhere meanwhile. It reads what the database probe last saw (every second), so it answers at once even while the database is frozen. Needs no token.',
     tag: 'Service',
     access: 'public',
     status: 200,
     errors: [503],
-    service: ping,
+    service: ready,
   }),
   defineOperation({
     id: 'environments.list',

@@ -4,7 +4,8 @@ import { adminOperations } from './admin.ts';
 import { parseInput } from './input.ts';
 
 const renders = adminOperations.find((op) => op.id === 'subscriptions.renders');
-type RenderQuery = z.input<NonNullable<(typeof adminOperations)[7]['query']>>;
+type RenderOperation = Extract<(typeof adminOperations)[number], { id: 'subscriptions.renders' }>;
+type RenderQuery = z.input<NonNullable<RenderOperation['query']>>;
 
 describe('the render query schema', () => {
   it('gives clients exact types (checked by tsc)', () => {

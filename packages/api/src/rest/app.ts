@@ -12,7 +12,7 @@ import { closeIfBodyUnread } from './close-unread.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
 import { identify } from './identify.ts';
 import { pathMatcher } from './paths.ts';
-import { classify, sendProblem } from './problem-response.ts';
+import { classify, isUnavailable, sendProblem } from './problem-response.ts';
 import { rateLimit } from './rate-limit.ts';
 import { restRoutes } from './routes.ts';
 import { traceIdOf } from './trace.ts';
@@ -24,6 +24,11 @@ export type AppOptions = {
   rateLimitPerSecond: number;
   /** Live server replicas sharing the rate limit (replica-count.ts); 1 when absent. */
   replicas?: () => number;
+  /**
+   * Load balancers' addresses and CIDR ranges (TRUSTED_PROXIES): a request from one of them is counted by the client
+   * address its X-Forwarded-For names (rate limit, logs). None by default: every request by its socket's address.
+   */
+  trustedProxies?: readonly string[];
   /** Routes that must see the raw request stream (the connector proxy): mounted before the JSON parser. */
   mountRaw?: (app: Express) => void;
   /** Routes after the operation table (tRPC, documents, discovery). */
@@ -35,7 +40,7 @@ export const createApp = (options: AppOptions): Express => {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', options.trustedProxies?.length ? [...options.trustedProxies] : false);
   app.set('query parser', parseQuery);
 
   app.use(((req, res, next) => {
@@ -93,10 +98,13 @@ export const createApp = (options: AppOptions): Express => {
         ? (problemStatus) => trpcErrorEnvelope(procedure, problemStatus, locals.traceId)
         : undefined,
     );
+    // A database that does not answer is expected from time to time (docs/configuration.md): the request line says
+    // 503, and a stack per refused request would only slow the server down while it lasts.
     if (
       outcome.status >= 500 &&
       classify(mapped).status === outcome.status &&
-      !(mapped instanceof ServiceError)
+      !(mapped instanceof ServiceError) &&
+      !isUnavailable(mapped)
     ) {
       deps.log.error({ traceId: locals.traceId, err: loggableError(mapped) }, 'unexpected error');
     }

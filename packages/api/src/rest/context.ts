@@ -20,6 +20,8 @@ export type AppDeps = {
   readonly idleTimeoutMs?: number | undefined;
   /** PROXY_ALLOW_PRIVATE_NETWORKS: plain http token and authorization endpoints are accepted too. */
   readonly allowPrivateNetworks?: boolean | undefined;
+  /** True once the server is shutting down: the readiness route answers 503. */
+  readonly draining?: (() => boolean) | undefined;
 };
 
 export const ANONYMOUS: Caller = { userId: '', roles: new Set() };
@@ -55,4 +57,5 @@ export const serviceContext = (deps: AppDeps, caller: Caller, traceId: string): 
   authorizationCode: deps.authorizationCode,
   connectorChanged: deps.connectorChanged,
   allowPrivateNetworks: deps.allowPrivateNetworks ?? false,
+  draining: deps.draining,
 });

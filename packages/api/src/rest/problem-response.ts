@@ -12,6 +12,9 @@ const UNAVAILABLE_CODES = new Set([
   '57P03',
   '08006',
   '08001',
+  // A statement past DATABASE_STATEMENT_TIMEOUT_SECONDS, and a database known not to answer (store's probe).
+  '57014',
+  'DATABASE_UNAVAILABLE',
 ]);
 
 export const isUnavailable = (error: unknown): boolean => {

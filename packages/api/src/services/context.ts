@@ -54,6 +54,8 @@ export type ServiceContext = {
   readonly connectorChanged?: ((connectorId: string) => void) | undefined;
   /** PROXY_ALLOW_PRIVATE_NETWORKS (docs/configuration.md): plain http token and authorization endpoints are accepted. */
   readonly allowPrivateNetworks?: boolean | undefined;
+  /** True once the server is shutting down (SIGTERM): the readiness route answers 503 (docs/deployment.md). */
+  readonly draining?: (() => boolean) | undefined;
 };
 
 /** Every service has this shape; its input is path and query parameters flattened, plus `body` when it takes one. */

@@ -23,7 +23,13 @@ const notFound = (connectorId: string) =>
   new NotFoundError(`Connector ${connectorId} was not found in this environment.`);
 
 export type ConnectorConfigLoader = {
-  load(environmentId: number, connectorId: string, usage: AuthUsage): Promise<ConnectorConfig>;
+  /** `fresh`: read the store now, past the cache (an exchange that must use what another replica just wrote). */
+  load(
+    environmentId: number,
+    connectorId: string,
+    usage: AuthUsage,
+    options?: { fresh?: boolean },
+  ): Promise<ConnectorConfig>;
   loadAuth(connectorId: string, usage: AuthUsage): Promise<AuthConfig | undefined>;
   /** Forgets what is cached of a connector (both usages): the next request reads the store. */
   invalidate(connectorId: string): void;
@@ -118,14 +124,14 @@ export const createConnectorConfigLoader = (
   };
 
   return {
-    load(environmentId, connectorId, usage) {
+    load(environmentId, connectorId, usage, options) {
       if (!uuidPattern.test(connectorId)) return Promise.reject(notFound(connectorId));
       const id = connectorId.toLowerCase();
       const key = `${id}:${environmentId}:${usage}`;
-      const cached = cache?.get(key);
+      const cached = options?.fresh ? undefined : cache?.get(key);
       if (cached) return Promise.resolve(cached);
       // Without a cache every request reads for itself: one that arrives after a change must see it.
-      if (!cache) return read(key, environmentId, id, usage);
+      if (!cache || options?.fresh) return read(key, environmentId, id, usage);
       const inFlight = pending.get(key);
       if (inFlight) return inFlight;
       const started = generation;

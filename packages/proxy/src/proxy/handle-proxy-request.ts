@@ -31,6 +31,7 @@ export type ProxyHandlerDeps = {
   log: Logger;
   guard: AddressGuard;
   timeoutMs: number;
+  exchangeTimeoutMs: number;
 };
 
 const credentialOf = async (auth: AuthConfig | undefined, userId: string, tokens: TokenService) => {
@@ -40,7 +41,7 @@ const credentialOf = async (auth: AuthConfig | undefined, userId: string, tokens
 };
 
 export const createProxyHandler = (deps: ProxyHandlerDeps) => {
-  const { loader, tokens, agent, metrics, log, guard, timeoutMs } = deps;
+  const { loader, tokens, agent, metrics, log, guard, timeoutMs, exchangeTimeoutMs } = deps;
   const observeUpstream = createUpstreamObserver(metrics.upstreamDuration);
 
   return async (req: IncomingMessage, res: ServerResponse, ctx: ProxyRequestContext): Promise<void> => {
@@ -68,7 +69,7 @@ export const createProxyHandler = (deps: ProxyHandlerDeps) => {
             sharedHeaders: connector.sharedHeaders,
             allowedDomains: connector.allowedDomains,
           },
-          { agent, guard, timeoutMs, observe },
+          { agent, guard, timeoutMs, exchangeTimeoutMs, observe },
         );
 
       let response: UpstreamExchange = await send();

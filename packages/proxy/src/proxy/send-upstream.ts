@@ -7,7 +7,7 @@ import { hostMatchesAllowedDomains, portMatchesAllowedDomains, portOf } from '..
 import { findBlockedAddressError } from '../net/blocked-address-error.ts';
 import type { OutgoingHeaders } from './header-filter.ts';
 import type { RequestBody } from './request-body.ts';
-import { UpstreamExchange } from './upstream-exchange.ts';
+import { EXCHANGE_TIME_LIMIT, UpstreamExchange } from './upstream-exchange.ts';
 
 export const maxRedirects = 5;
 
@@ -28,6 +28,8 @@ export type UpstreamContext = {
   agent: Agent;
   guard: AddressGuard;
   timeoutMs: number;
+  /** The whole exchange, redirects and body included, ends after this (PROXY_EXCHANGE_TIMEOUT_SECONDS). */
+  exchangeTimeoutMs: number;
   observe(statusCode: number, seconds: number): void;
 };
 
@@ -69,10 +71,17 @@ export const assertCredentialsMayGo = (url: URL, allowedDomains: readonly string
   }
 };
 
-const toUpstreamError = (error: unknown, url: URL, timeoutMs: number): Error => {
+const toUpstreamError = (error: unknown, url: URL, ctx: UpstreamContext): Error => {
+  const { timeoutMs } = ctx;
   const blocked = findBlockedAddressError(error);
   if (blocked) return blocked;
   const code = (error as { code?: string }).code ?? '';
+  if (code === EXCHANGE_TIME_LIMIT) {
+    return new UpstreamError(
+      `The exchange with the target ${url.host} took longer than ${ctx.exchangeTimeoutMs} ms.`,
+      'UPSTREAM_TIMEOUT',
+    );
+  }
   if (timeoutCodes.has(code)) {
     return new UpstreamError(
       `The target ${url.host} did not answer within ${timeoutMs} ms.`,
@@ -91,6 +100,7 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
   let { url, method, body } = req;
   let headers = req.headers;
   const origin = url.origin;
+  const deadline = performance.now() + ctx.exchangeTimeoutMs;
   for (let hop = 0; ; hop++) {
     assertTargetAllowed(url, req.allowedDomains, ctx.guard);
     const sameOrigin = url.origin === origin;
@@ -108,6 +118,7 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
       hopHeaders['content-length'] = String(body.length);
     const started = performance.now();
     const response = new UpstreamExchange(credentialSent);
+    response.limit(Math.max(0, deadline - started));
     ctx.agent.dispatch(
       {
         origin: url.origin,
@@ -123,7 +134,7 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
     try {
       await response.started;
     } catch (error) {
-      throw toUpstreamError(error, url, ctx.timeoutMs);
+      throw toUpstreamError(error, url, ctx);
     }
     if (response.statusCode > 599) {
       // Not an HTTP status (RFC 9110 §15): a caller, or a browser behind it, cannot know what it means.

@@ -1,6 +1,9 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
 
+/** The error code of an exchange ended by its total time limit. */
+export const EXCHANGE_TIME_LIMIT = 'PROXY_EXCHANGE_TIME_LIMIT';
+
 /** Body bytes held while nobody has claimed the response yet; past this, undici stops reading the socket. */
 const pendingLimit = 64 * 1024;
 /** An unwanted body (a redirect's, a refused 401's) is read this far to keep the connection, then dropped. */
@@ -29,6 +32,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   #res: ServerResponse | undefined;
   #endedEarly: ((reason: string) => void) | undefined;
   #discarded = -1;
+  #limit: NodeJS.Timeout | undefined;
 
   /** Whether this hop carried the injected credential (a 401 then is the credential's fault). */
   constructor(readonly credentialSent: boolean) {
@@ -40,6 +44,22 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
+  }
+
+  /**
+   * Ends the exchange once `ms` have passed, wherever it is (docs/connector-proxy.md): undici's timeouts are per
+   * step (headers, the gap between two body chunks), so a target trickling a byte now and then would hold it for
+   * ever. Before the response head this is a 504; after, the caller's connection is cut.
+   */
+  limit(ms: number): void {
+    this.#limit = setTimeout(() => {
+      const error = Object.assign(new Error(`the exchange took longer than ${ms} ms`), {
+        code: EXCHANGE_TIME_LIMIT,
+      });
+      if (this.#controller) this.#controller.abort(error);
+      else this.onResponseError(undefined as unknown as Dispatcher.DispatchController, error);
+    }, ms);
+    this.#limit.unref();
   }
 
   onResponseStart(
@@ -69,11 +89,13 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
+    clearTimeout(this.#limit);
     this.#ended = true;
     this.#res?.end();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    clearTimeout(this.#limit);
     if (this.statusCode === 0) {
       this.#reject(error);
       return;

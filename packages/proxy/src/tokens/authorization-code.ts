@@ -108,10 +108,10 @@ export const createAuthorizationCodeFlow = (deps: AuthorizationCodeDeps): Author
   };
 
   /** The connector's authorization-code configuration; NotFoundError when it is not in the environment. */
-  const codeConfig = async (environmentId: number, connectorId: string) => {
+  const codeConfig = async (environmentId: number, connectorId: string, fresh = false) => {
     if (!isUuid(connectorId))
       throw new NotFoundError(`Connector ${connectorId} was not found in this environment.`);
-    const connector = await loader.load(environmentId, connectorId, 'browser');
+    const connector = await loader.load(environmentId, connectorId, 'browser', { fresh });
     return { connector, auth: codeConfigOf(connector.auth, connectorId) };
   };
 
@@ -173,7 +173,9 @@ export const createAuthorizationCodeFlow = (deps: AuthorizationCodeDeps): Author
     },
 
     async complete({ environmentId, connectorId, userId, state, code }) {
-      const { connector, auth } = await codeConfig(environmentId, connectorId);
+      // The configuration as it is now, not as this replica's cache last saw it: a change made on another replica
+      // a moment ago (a new client secret) must be what the code is exchanged with.
+      const { connector, auth } = await codeConfig(environmentId, connectorId, true);
       // Single use: the state is consumed whoever presents it, so a leaked callback cannot be tried twice.
       const consumed = await database.db
         .delete(oauthLoginStates)

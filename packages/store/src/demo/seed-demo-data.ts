@@ -9,7 +9,11 @@ import { demoDataFile } from './demo-data-file.ts';
  * Loads the demo data set into a database without subscriptions; leaves any other database alone, so a
  * restart never mixes demo rows into real data. Returns what was imported, or undefined when nothing was.
  */
-export const seedDemoData = async (database: Database, now: Date): Promise<ImportSummary | undefined> => {
+export const seedDemoData = (database: Database, now: Date): Promise<ImportSummary | undefined> =>
+  // Replicas starting together on one PostgreSQL (DEMO_DATA=true on each): one loads, the others then find it loaded.
+  database.withAdvisoryLock('platform:demo-data', () => seedOnce(database, now));
+
+const seedOnce = async (database: Database, now: Date): Promise<ImportSummary | undefined> => {
   const [row] = await queryRows<{ present: boolean }>(
     database.db,
     sql`select exists (select 1 from subscriptions) as present`,

@@ -1,0 +1,130 @@
+import type { IncomingMessage, Server } from 'node:http';
+import { BlockList, isIP, type Socket } from 'node:net';
+import { answerRaw } from './raw-answer.ts';
+
+export type ConnectionGuardOptions = {
+  /** A client that sends nothing for this long while the server waits for it is cut off (IDLE_TIMEOUT_SECONDS). */
+  idleTimeoutMs: number;
+  /** Connections one client address may hold at once (MAX_CONNECTIONS_PER_CLIENT). */
+  perClient: number;
+  /** Load balancers (TRUSTED_PROXIES): their connections carry many clients and are not counted. */
+  trusted: BlockList;
+};
+
+/** What the server is waiting for on a connection. */
+type Phase = 'head' | 'body' | 'server' | 'keep-alive';
+
+/** IPv4 clients of a dual-stack listener show as `::ffff:a.b.c.d`. */
+export const clientAddress = (socket: Socket): string => {
+  const address = socket.remoteAddress ?? '';
+  return address.startsWith('::ffff:') && isIP(address.slice(7)) === 4 ? address.slice(7) : address;
+};
+
+export const isTrusted = (trusted: BlockList, address: string): boolean => {
+  const family = isIP(address);
+  return family !== 0 && trusted.check(address, family === 4 ? 'ipv4' : 'ipv6');
+};
+
+/**
+ * Connection hygiene on one listener (docs/configuration.md, "Connections"), with a timer of each connection's own
+ * rather than Node's periodic sweep, so that silence is cut within milliseconds of the setting, whatever the load:
+ *
+ * - While the server waits for the client (a request head, a request body that is being read) and nothing arrives
+ *   for `idleTimeoutMs`, the connection is closed: a missing head is answered 408 first. While the server works
+ *   (or has stopped reading a body it is not ready for), silence is not the client's; between requests a keep-alive
+ *   connection is Node's `keepAliveTimeout`.
+ * - One client address holds at most `perClient` connections: one more is answered 429 with `Retry-After` and
+ *   closed at once, so that one client cannot take every slot of MAX_CONNECTIONS from the others.
+ */
+export const guardConnections = (server: Server, options: ConnectionGuardOptions): void => {
+  const open = new Map<string, number>();
+  const phases = new WeakMap<Socket, { phase: Phase; arm(): void; request?: IncomingMessage }>();
+
+  server.on('connection', (socket: Socket) => {
+    const address = clientAddress(socket);
+    if (!isTrusted(options.trusted, address)) {
+      const held = open.get(address) ?? 0;
+      if (held >= options.perClient) {
+        answerRaw(
+          socket,
+          429,
+          `This client already holds ${options.perClient} connections, the most one client may hold; reuse them (keep-alive) or retry shortly.`,
+          { headers: { 'Retry-After': '1' } },
+        );
+        return;
+      }
+      open.set(address, held + 1);
+      socket.once('close', () => {
+        const left = (open.get(address) ?? 1) - 1;
+        if (left <= 0) open.delete(address);
+        else open.set(address, left);
+      });
+    }
+
+    let timer: NodeJS.Timeout | undefined;
+    const state: { phase: Phase; arm(): void; request?: IncomingMessage } = {
+      phase: 'head',
+      arm: () => {
+        clearTimeout(timer);
+        timer = setTimeout(silent, options.idleTimeoutMs);
+        timer.unref();
+      },
+    };
+    const silent = () => {
+      if (state.phase === 'head') {
+        const responding = (socket as Socket & { _httpMessage?: unknown })._httpMessage;
+        if (responding || !socket.writable) socket.destroy();
+        else answerRaw(socket, 408, 'The request headers did not arrive in time; send the request again.');
+        return;
+      }
+      if (state.phase !== 'body') return;
+      const req = state.request;
+      if (req?.complete) {
+        state.phase = 'server';
+        return;
+      }
+      // Bytes received and not yet taken by the route (it works, or passes the body on to a slow peer): the wait
+      // is the server's, not the client's silence.
+      if (req && req.readableLength > 0) {
+        state.arm();
+        return;
+      }
+      socket.destroy();
+    };
+    phases.set(socket, state);
+    socket.on('data', () => {
+      if (state.phase === 'keep-alive') state.phase = 'head';
+      if (state.phase === 'head' || state.phase === 'body') state.arm();
+    });
+    socket.once('close', () => clearTimeout(timer));
+    state.arm();
+  });
+
+  server.on('request', (req: IncomingMessage, res) => {
+    const state = phases.get(req.socket);
+    if (!state) return;
+    state.request = req;
+    // Whether a body is to come is known from the head: `complete` only turns true once the parser has seen the end.
+    const length = req.headers['content-length'];
+    const bodyExpected =
+      req.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0);
+    state.phase = bodyExpected && !req.complete ? 'body' : 'server';
+    if (state.phase === 'body') state.arm();
+    res.once('finish', () => {
+      state.phase = 'keep-alive';
+      state.request = undefined;
+    });
+  });
+};
+
+/** TRUSTED_PROXIES as a BlockList: addresses (`10.0.0.5`) and ranges (`10.0.0.0/8`, `fd00::/8`). */
+export const trustedProxies = (entries: readonly string[]): BlockList => {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address = '', prefix] = entry.split('/');
+    const type = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  return list;
+};

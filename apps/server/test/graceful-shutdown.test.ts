@@ -1,0 +1,76 @@
+/**
+ * SIGTERM to a real `platform-server start` (docs/deployment.md, "Shutdown"): it stops accepting at once, answers
+ * the requests in flight (here, one whose body is still arriving) without a 5xx and with `Connection: close`,
+ * releases the data folder and exits 0.
+ */
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importDataFile, migrate, openDatabase } from '@platform/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixture, SUB_A, USERS } from './support/fixture.ts';
+import { startTestIssuer, type TestIssuer } from './support/issuer.ts';
+import { type ServerChild, startServerChild } from './support/server-child.ts';
+
+describe('platform-server on SIGTERM', () => {
+  let dataDir: string;
+  let issuer: TestIssuer;
+  let server: ServerChild;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'shutdown-'));
+    const database = await openDatabase({ dataDir });
+    await migrate(database);
+    await importDataFile(database, fixture(new Date()));
+    await database.close();
+    issuer = await startTestIssuer();
+    server = await startServerChild({ dataDir, databaseUrl: undefined, issuerUrl: issuer.url });
+  });
+  afterAll(async () => {
+    await server?.kill9();
+    await issuer?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('finishes the request in flight, refuses new connections, releases the folder and exits 0', async () => {
+    const token = await issuer.sign({ sub: USERS.owner, roles: ['platform:read', 'platform:write'] });
+    const body = JSON.stringify(['shutdown.example']);
+    const socket: Socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+    socket.on('error', () => {});
+    await once(socket, 'connect');
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => {
+      answer += chunk.toString('latin1');
+    });
+    const ended = once(socket, 'close');
+    socket.write(
+      `PUT /api/v1/subscriptions/${SUB_A}/external-idp-domains HTTP/1.1\r\nHost: x\r\n` +
+        `Authorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n` +
+        body.slice(0, 5),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+
+    const exited = once(server.child, 'exit');
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // No longer accepting.
+    await expect(fetch(`${server.url}/api/ping`)).rejects.toThrow();
+    // The request in flight is still answered.
+    socket.write(body.slice(5));
+    await ended;
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+
+    const [code] = (await exited) as [number | null];
+    expect(code).toBe(0);
+    expect(existsSync(join(dataDir, 'owner.lock'))).toBe(false);
+    expect(existsSync(join(dataDir, 'server.json'))).toBe(false);
+    // The folder is free: another server takes it at once.
+    const next = await startServerChild({ dataDir, databaseUrl: undefined, issuerUrl: issuer.url });
+    await next.stop();
+    expect(next.child.exitCode).toBe(0);
+  });
+});
