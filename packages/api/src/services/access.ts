@@ -126,8 +126,14 @@ export const loadEnvironment = async (
   const guid = requireGuid(environmentId, 'environmentId', malformed, () =>
     environmentNotFound(environmentId),
   );
-  // One round trip for both, as for subscriptions.
-  const found = await findEnvironmentWithMembership(ctx.database.db, guid, ctx.caller.userId);
+  const { userId } = ctx.caller;
+  // One round trip for both, kept until a change, as for subscriptions.
+  const { found } = await ctx.reads.read(
+    `environment-with-membership\u0000${guid}\u0000${userId}`,
+    async () => ({
+      found: await findEnvironmentWithMembership(ctx.database.db, guid, userId),
+    }),
+  );
   if (!found) throw environmentNotFound(environmentId);
   const { environment, membership } = found;
   const access: Access = { membership: toMembership(membership), isOperator: isOperator(ctx.caller) };
