@@ -4,9 +4,9 @@ import {
   canSeeEnvironment,
   canSeeSubscription,
   ForbiddenError,
+  isGuid,
   type Membership,
   NotFoundError,
-  uuid,
   ValidationError,
 } from '@platform/core';
 import {
@@ -26,10 +26,6 @@ import { isOperator, type ServiceContext } from './context.ts';
 
 /** What a malformed id answers: 400 where the specification lists 400 for the endpoint, else 404 (docs/errors.md). */
 export type MalformedId = 400 | 404;
-
-const guidSchema = uuid();
-const isGuid = (value: unknown): value is string =>
-  typeof value === 'string' && guidSchema.safeParse(value).success;
 
 const subscriptionNotFound = (id: unknown) =>
   new NotFoundError(`Subscription '${String(id)}' was not found for the authenticated user.`);
