@@ -21,6 +21,7 @@ import { type TestBackend, testBackends } from '@platform/store/testing';
 import express from 'express';
 import { type BenchResult, compared, type Figure, plain } from '../../../packages/proxy/bench/figures.ts';
 import { measureSequential } from '../../../packages/proxy/bench/sequential-latency.ts';
+import { buildPrograms } from '../../../tools/build-for-tests.ts';
 import { startTestIssuer } from '../test/support/issuer.ts';
 import { listen, startTokenServer } from '../test/support/loopback-servers.ts';
 import { interleaved, type Run, type Scenario } from './support/load.ts';
@@ -38,6 +39,8 @@ const payload = JSON.stringify({
   data: Array.from({ length: 20 }, (_, i) => ({ id: i, name: `item ${i}` })),
 });
 
+// The bin runs dist/: bundled from the current sources first, so the bench never measures an old build.
+buildPrograms(new URL('../', import.meta.url))();
 const loadAtStart = loadavg()[0]!;
 const figures: Figure[] = [];
 const notes: string[] = [];
