@@ -13,9 +13,10 @@
  * BENCH_CPU_PROF=folder (V8 CPU profiles of the servers).
  */
 import { once } from 'node:events';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type TestBackend, testBackends } from '@platform/store/testing';
 import express from 'express';
@@ -89,7 +90,7 @@ const benchBackend = async (backend: TestBackend) => {
   console.info(`\n${label}`);
   const database = await backend.fresh();
   await database.detach();
-  const server = await startBenchServer({
+  const env = {
     DATA_DIR: database.dataDir,
     AUTH_ISSUER: issuer.url,
     DEMO_DATA: 'true',
@@ -100,7 +101,8 @@ const benchBackend = async (backend: TestBackend) => {
     ...(database.databaseUrl
       ? { DATABASE_URL: database.databaseUrl, SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') }
       : {}),
-  });
+  };
+  const server = await startBenchServer(env);
   try {
     const connectors = `${server.url}/grafx/api/v1/environment/${ENVIRONMENT}/connectors`;
     const publish = async (auth: { kind: string; body: Record<string, unknown> }) => {
@@ -256,9 +258,52 @@ const benchBackend = async (backend: TestBackend) => {
         ),
       );
     }
+    if (database.databaseUrl) await benchWorkers(label, env, server.url, [staticScenario, readScenarios[0]!]);
   } finally {
     await server.stop();
     await database.close();
+  }
+};
+
+/**
+ * WORKERS=auto beside the one process, on the same database at the same time: the proxy route and a read of the
+ * environment API through each, interleaved.
+ */
+const benchWorkers = async (
+  label: string,
+  env: Record<string, string>,
+  oneUrl: string,
+  scenarios: Scenario[],
+) => {
+  // A data folder of its own: server.json there names this server.
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-workers-'));
+  const clustered = await startBenchServer({ ...env, DATA_DIR: dataDir, WORKERS: 'auto' });
+  try {
+    const workers = availableParallelism();
+    const twins = scenarios.flatMap((scenario) => [
+      scenario,
+      {
+        ...scenario,
+        name: `${scenario.name}, WORKERS=${workers}`,
+        url: scenario.url.replace(oneUrl, clustered.url),
+      },
+    ]);
+    const runs = await interleaved(twins, READ_CONNECTIONS, rounds, duration);
+    for (const scenario of scenarios) {
+      const one = runs.get(scenario.name)!;
+      const many = runs.get(`${scenario.name}, WORKERS=${workers}`)!;
+      figures.push(
+        compared(
+          `${label}: ${scenario.name}, WORKERS=${workers}, ${READ_CONNECTIONS} connections`,
+          many.requestsPerSecond,
+          'req/s',
+          { label: 'one process', value: one.requestsPerSecond },
+        ),
+      );
+    }
+  } finally {
+    await clustered.stop();
+    await rm(dataDir, { recursive: true, force: true });
   }
 };
 

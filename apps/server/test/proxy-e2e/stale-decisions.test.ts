@@ -4,13 +4,12 @@
  * change takes effect on the very next request of the replica that made it, and within 2 s on another replica
  * (two `platform-server start` processes on one PostgreSQL database; the embedded default runs one process).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { importDataFile } from '@platform/store';
 import { type TestDatabase, testBackends } from '@platform/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV_PROD, ENV_SANDBOX, fixture, USERS } from '../support/fixture.ts';
 import { startTestIssuer, type TestIssuer } from '../support/issuer.ts';
+import { startTarget, type Target } from '../support/loopback-servers.ts';
 import { type ServerChild, startServerChild } from '../support/server-child.ts';
 import { connectorBody, connectorsPath } from './support.ts';
 
@@ -20,23 +19,15 @@ const OPERATOR = 'ops|operator';
 describe.each(await testBackends())('a kept decision never outlives its change on $name', (backend) => {
   let database: TestDatabase;
   let issuer: TestIssuer;
-  let target: Server;
-  let targetUrl: string;
+  let target: Target;
   let replicas: ServerChild[];
-  const keys: string[] = [];
 
   beforeAll(async () => {
     database = await backend.fresh();
     await importDataFile(database, fixture(new Date()));
     await database.detach();
     issuer = await startTestIssuer();
-    target = createServer((req, res) => {
-      keys.push(String(req.headers['x-key'] ?? ''));
-      req.resume();
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
-    targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/x`;
+    target = await startTarget();
     const start = () =>
       startServerChild({
         dataDir: database.dataDir,
@@ -48,7 +39,7 @@ describe.each(await testBackends())('a kept decision never outlives its change o
   });
   afterAll(async () => {
     await Promise.all(replicas.map((replica) => replica.stop()));
-    target.close();
+    await target.close();
     await issuer.close();
     await database.close();
   });
@@ -83,11 +74,12 @@ describe.each(await testBackends())('a kept decision never outlives its change o
     return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as { id?: string }) };
   };
   const proxy = async (replica: ServerChild, user: string, connectorId: string) => {
-    const before = keys.length;
+    const before = target.requests.length;
     const { status } = await call(replica, user, 'GET', `${connectorsPath}/${connectorId}/proxy`, {
-      headers: { 'x-grafx-proxy-external-url': targetUrl },
+      headers: { 'x-grafx-proxy-external-url': `${target.url}/x` },
     });
-    return status === 200 ? `200 ${keys.slice(before).join()}` : String(status);
+    const keys = target.requests.slice(before).map((request) => request.headers['x-key'] ?? '');
+    return status === 200 ? `200 ${keys.join()}` : String(status);
   };
   const expectCall = async (status: number, ...args: Parameters<typeof call>) => {
     const reply = await call(...args);
