@@ -288,7 +288,8 @@ const benchWorkers = async (
         url: scenario.url.replace(oneUrl, clustered.url),
       },
     ]);
-    const runs = await interleaved(twins, READ_CONNECTIONS, rounds, duration);
+    // The workers are fresh processes beside a warm one: a longer warm-up, so JIT and pools are not what is measured.
+    const runs = await interleaved(twins, READ_CONNECTIONS, rounds, duration, Math.max(3, duration));
     for (const scenario of scenarios) {
       const one = runs.get(scenario.name)!;
       const many = runs.get(`${scenario.name}, WORKERS=${workers}`)!;

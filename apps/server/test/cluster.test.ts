@@ -4,13 +4,13 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { importDataFile } from '@platform/store';
 import { type TestDatabase, testBackends } from '@platform/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 import { connectorBody, connectorsPath } from './proxy-e2e/support.ts';
-import { fixture, USERS } from './support/fixture.ts';
+import { USERS } from './support/fixture.ts';
 import { startTestIssuer, type TestIssuer } from './support/issuer.ts';
+import { seededDatabase } from './support/seeded.ts';
 import { type ServerChild, startServerChild } from './support/server-child.ts';
 
 /** Pids of the processes whose parent is `pid` (Linux /proc). */
@@ -53,9 +53,7 @@ describe.skipIf(!postgres)('WORKERS=2 on PostgreSQL', () => {
   let server: ServerChild;
 
   beforeAll(async () => {
-    database = await postgres!.fresh();
-    await importDataFile(database, fixture(new Date()));
-    await database.detach();
+    database = await seededDatabase(postgres!);
     issuer = await startTestIssuer();
     server = await startServerChild({
       dataDir: database.dataDir,

@@ -31,17 +31,18 @@ const once = async (scenario: Scenario, connections: number, duration: number): 
 
 /**
  * Every scenario at `connections`, interleaved in `rounds` (A B C, A B C, ...) so that the shared machine's load
- * swings reach them all alike; the median of each figure over the rounds. A short warm-up run precedes each
- * scenario's first round (pools, caches, JIT).
+ * swings reach them all alike; the median of each figure over the rounds. A warm-up run (`warmUp` seconds, 1 by
+ * default) precedes each scenario's first round (pools, caches, JIT).
  */
 export const interleaved = async (
   scenarios: readonly Scenario[],
   connections: number,
   rounds: number,
   duration: number,
+  warmUp = 1,
 ): Promise<Map<string, Run>> => {
   const runs = new Map<string, Run[]>(scenarios.map((s) => [s.name, []]));
-  for (const scenario of scenarios) await once(scenario, connections, 1);
+  for (const scenario of scenarios) await once(scenario, connections, warmUp);
   for (let round = 0; round < rounds; round++) {
     for (const scenario of scenarios)
       runs.get(scenario.name)!.push(await once(scenario, connections, duration));

@@ -4,12 +4,12 @@
  * change takes effect on the very next request of the replica that made it, and within 2 s on another replica
  * (two `platform-server start` processes on one PostgreSQL database; the embedded default runs one process).
  */
-import { importDataFile } from '@platform/store';
 import { type TestDatabase, testBackends } from '@platform/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV_PROD, ENV_SANDBOX, fixture, USERS } from '../support/fixture.ts';
 import { startTestIssuer, type TestIssuer } from '../support/issuer.ts';
 import { startTarget, type Target } from '../support/loopback-servers.ts';
+import { seededDatabase } from '../support/seeded.ts';
 import { type ServerChild, startServerChild } from '../support/server-child.ts';
 import { connectorBody, connectorsPath } from './support.ts';
 
@@ -23,9 +23,7 @@ describe.each(await testBackends())('a kept decision never outlives its change o
   let replicas: ServerChild[];
 
   beforeAll(async () => {
-    database = await backend.fresh();
-    await importDataFile(database, fixture(new Date()));
-    await database.detach();
+    database = await seededDatabase(backend);
     issuer = await startTestIssuer();
     target = await startTarget();
     const start = () =>
