@@ -41,7 +41,8 @@ export type ConnectorProxy = {
   tokens: TokenService;
   /**
    * Call after changing a connector (republish, PATCH, DELETE, its auth or shared headers): this process then
-   * reads its configuration afresh on the very next request; other replicas within `configCacheMs`.
+   * reads its configuration afresh on the very next request; other replicas within `configCacheMs`, or as soon as
+   * their change watch hears of it (`configurationChanged`).
    */
   invalidateConnector(connectorId: string): void;
   /** The store announced a change of some connector's configuration (any replica): every one is read afresh. */
