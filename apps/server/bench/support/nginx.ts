@@ -22,8 +22,8 @@ const freePort = async (): Promise<number> => {
 
 /**
  * Debian's nginx as the anchor of the proxy route: one worker, keep-alive to the upstream, the same header
- * injection (one static key header), in a prefix and configuration of its own under a temporary folder. Undefined
- * (with the reason) when nginx is not installed.
+ * injection (one static key header), in a prefix and configuration of its own under a temporary folder. When it
+ * cannot run (not installed, did not start), the reason, as text, instead.
  */
 export const startNginx = async (
   upstream: string,
