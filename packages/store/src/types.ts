@@ -10,8 +10,9 @@ export type Database = {
   /** Runs `fn` while holding a PostgreSQL advisory lock named by `key` (on PGlite: an in-process mutex). */
   withAdvisoryLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
   /**
-   * Calls `onChange` after every committed write to the tables behind the administration API's reads (the
-   * triggers of migration 0003), from this process or any other.
+   * Calls `onChange` after every committed write to the tables behind the administration API's reads, the
+   * environment API's content and the connectors' configuration (the triggers of migrations 0003 and 0009), from
+   * this process or any other.
    */
   watchChanges(onChange: () => void): Promise<ChangeWatch>;
   close(): Promise<void>;
