@@ -20,14 +20,22 @@ type Figure = {
   target?: string;
   met?: boolean;
 };
-type Results = { name: string; figures: Figure[]; at?: string; backend?: string; database?: string };
+type Results = {
+  name: string;
+  figures: Figure[];
+  at?: string;
+  backend?: string;
+  database?: string;
+  /** How the figures were measured (the machine's load, rounds): printed above them. */
+  notes?: string[];
+};
 
 const here = dirname(fileURLToPath(import.meta.url));
 const resultsDir = join(here, 'results');
 const out = join(here, 'REPORT.md');
 
 /** Sections in the order of the issues that set their targets; others follow by name. */
-const ORDER = ['store', 'api', 'api-import', 'proxy', 'soak'];
+const ORDER = ['store', 'api', 'api-import', 'proxy', 'user-path', 'soak'];
 
 const number = (value: number) =>
   Number.isInteger(value)
@@ -98,6 +106,7 @@ for (const { results, measuredAt, problem } of sections) {
   lines.push(`## ${results.name}`, '');
   const backend = results.backend ?? results.database;
   lines.push(`Measured ${measuredAt}${backend ? ` on ${backend}` : ''}.`, '');
+  for (const note of results.notes ?? []) lines.push(`${note}`, '');
   if (problem) {
     lines.push(`bench/results/${results.name}.json is ${problem}.`, '');
     continue;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isIP, isIPv4 } from 'node:net';
-import { totalmem } from 'node:os';
+import { availableParallelism, totalmem } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -110,6 +110,14 @@ const Env = z.object({
       .refine((port) => port <= 65535, 'must be a port number')
       .optional(),
   ),
+  WORKERS: optionalText.pipe(
+    z
+      .string()
+      .regex(/^(auto|\d{1,3})$/, 'must be auto or a number of processes')
+      .transform((v) => (v === 'auto' ? availableParallelism() : Number(v)))
+      .refine((workers) => workers >= 1, 'must be auto or a number of processes')
+      .optional(),
+  ),
   DEV_ISSUER: choice,
   NODE_ENV: z.string().default(''),
 });
@@ -163,6 +171,8 @@ export type Config = {
   databaseTimeouts: { connectMs: number; acquireMs: number; statementMs: number };
   /** METRICS_PORT: metrics without a token on a listener of their own (bound to HOST); unset, none. */
   metricsPort: number | undefined;
+  /** WORKERS: processes serving one port (node:cluster), PostgreSQL only; 1 runs the server in this process. */
+  workers: number;
   production: boolean;
   /** `off` whenever AUTH_ISSUER is set. */
   devIssuer: DevIssuerMode;
@@ -195,6 +205,13 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
   }
   if (e.IDLE_TIMEOUT_SECONDS > e.REQUEST_TIMEOUT_SECONDS) {
     throw new ConfigError('IDLE_TIMEOUT_SECONDS must not be above REQUEST_TIMEOUT_SECONDS.');
+  }
+  // The embedded database belongs to one process: `auto` is one there, a number above one a mistake to name.
+  const workers = embedded ? 1 : (e.WORKERS ?? 1);
+  if (embedded && e.WORKERS !== undefined && e.WORKERS > 1 && env.WORKERS !== 'auto') {
+    throw new ConfigError(
+      'WORKERS above 1 needs DATABASE_URL: the embedded database belongs to one process (unset WORKERS, or set DATABASE_URL).',
+    );
   }
   if (production && !e.AUTH_ISSUER) {
     throw new ConfigError(
@@ -236,6 +253,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
       statementMs: e.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000,
     },
     metricsPort: e.METRICS_PORT,
+    workers,
     production,
     devIssuer,
     devIssuerRefusal,

@@ -131,11 +131,23 @@ export const startPlatform = async (
     // non-GET operation) or anyone's (the database's change notifications). Not while notifications could be missed.
     let live = () => false;
     const reads = createReadCache({ max: READ_CACHE_ENTRIES, live: () => live() });
-    const changes = await timed('changeWatch', () => database.watchChanges(() => reads.invalidate()));
+    // The proxy's connector configurations are kept until a change too; it is composed once the port is bound.
+    let configurationChanged = () => {};
+    const changes = await timed('changeWatch', () =>
+      database.watchChanges(() => {
+        reads.invalidate();
+        configurationChanged();
+      }),
+    );
     cleanups.push(() => changes.stop());
     live = () => changes.live;
     if (!config.databaseUrl) {
-      cleanups.push(await listenImportSocket(config.dataDir, database, log, () => reads.invalidate()));
+      cleanups.push(
+        await listenImportSocket(config.dataDir, database, log, () => {
+          reads.invalidate();
+          configurationChanged();
+        }),
+      );
     }
 
     server.on('clientError', answerClientError);
@@ -194,7 +206,9 @@ export const startPlatform = async (
       publicUrl: url,
       tokenTimeoutMs: config.tokenTimeoutMs,
       exchangeTimeoutMs: config.proxyExchangeTimeoutMs,
+      changesWatched: () => changes.live,
     });
+    configurationChanged = proxy.configurationChanged;
     cleanups.unshift(() => proxy.close());
     const deps = {
       idleTimeoutMs: config.idleTimeoutMs,
@@ -206,8 +220,8 @@ export const startPlatform = async (
       serverVersion,
       publicUrl: url,
       authorizationCode: proxy.tokens,
-      // The environment API's writers drop a changed connector from the proxy's short configuration cache, so the
-      // very next proxied call of this process sees the change (other replicas within the cache's second).
+      // The environment API's writers drop a changed connector from the proxy's configuration cache, so the very
+      // next proxied call of this process sees the change (other replicas once the change notification arrives).
       connectorChanged: proxy.invalidateConnector,
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
       draining: () => draining,

@@ -33,6 +33,11 @@ export type ProxyOptions = {
    * 0 reads the store on every request (one prepared query; secrets are only opened again when changed).
    */
   configCacheMs?: number;
+  /**
+   * True while the store's change notifications reach this process and are handed to `configurationChanged`
+   * (the platform's change watch): configurations are then kept until a change rather than `configCacheMs`.
+   */
+  changesWatched?: () => boolean;
   /** Which resolved addresses count as public; tests on loopback replace it. Default: IANA special-purpose ranges excluded. */
   isPublicAddress?: (address: string) => boolean;
 };
@@ -43,9 +48,12 @@ export type ConnectorProxy = {
   tokens: TokenService;
   /**
    * Call after changing a connector (republish, PATCH, DELETE, its auth or shared headers): this process then
-   * reads its configuration afresh on the very next request; other replicas within `configCacheMs`.
+   * reads its configuration afresh on the very next request; other replicas within `configCacheMs`, or as soon as
+   * their change watch hears of it (`configurationChanged`).
    */
   invalidateConnector(connectorId: string): void;
+  /** The store announced a change of some connector's configuration (any replica): every one is read afresh. */
+  configurationChanged(): void;
   close(): Promise<void>;
 };
 
@@ -54,7 +62,12 @@ export const createProxy = (options: ProxyOptions): ConnectorProxy => {
   const timeoutMs = options.fetchTimeoutMs ?? 30_000;
   const metrics = createProxyMetrics(metricsRegistry);
   const guard = createAddressGuard(allowPrivateNetworks, options.isPublicAddress);
-  const loader = createConnectorConfigLoader(database, secrets, options.configCacheMs ?? 1_000);
+  const loader = createConnectorConfigLoader(
+    database,
+    secrets,
+    options.configCacheMs ?? 1_000,
+    options.changesWatched,
+  );
   const targetAgent = createUpstreamAgent({ guard, timeoutMs, what: 'target' });
   const tokenTimeoutMs = options.tokenTimeoutMs ?? 10_000;
   const tokenAgent = createUpstreamAgent({ guard, timeoutMs: tokenTimeoutMs, what: 'token endpoint' });
@@ -83,6 +96,7 @@ export const createProxy = (options: ProxyOptions): ConnectorProxy => {
     handle,
     tokens,
     invalidateConnector: (connectorId) => loader.invalidate(connectorId),
+    configurationChanged: () => loader.invalidateAll(),
     async close() {
       await tokens.clear();
       await Promise.all([targetAgent.close(), tokenAgent.close()]);

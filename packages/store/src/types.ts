@@ -15,8 +15,9 @@ export type Database = {
    */
   available(): boolean;
   /**
-   * Calls `onChange` after every committed write to the tables behind the administration API's reads (the
-   * triggers of migration 0003), from this process or any other.
+   * Calls `onChange` after every committed write to the tables behind the administration API's reads, the
+   * environment API's content and the connectors' configuration (the triggers of migrations 0003 and 0009), from
+   * this process or any other.
    */
   watchChanges(onChange: () => void): Promise<ChangeWatch>;
   /**

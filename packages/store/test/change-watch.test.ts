@@ -51,6 +51,25 @@ describe.each(backends)('watchChanges on $name', (backend) => {
     await until(() => changes > 1, 'the update notification');
   });
 
+  it("is told of writes to the environment API's content and the proxy's connector configuration", async () => {
+    // Each statement touches no row: a statement-level trigger still fires, which is all the caches need.
+    for (const table of [
+      'connectors',
+      'connector_auth',
+      'connector_shared_headers',
+      'templates',
+      'tags',
+      'template_tags',
+      'subject_types',
+      'media',
+      'media_subject_types',
+    ]) {
+      const before = changes;
+      await database.db.execute(sql.raw(`delete from ${table} where false`));
+      await until(() => changes > before, `the notification of ${table}`);
+    }
+  });
+
   it('is not told of a rolled-back transaction nor of writes to other tables', async () => {
     await database.db
       .transaction(async (tx) => {
@@ -59,6 +78,9 @@ describe.each(backends)('watchChanges on $name', (backend) => {
       })
       .catch(() => {});
     await database.db.execute(sql`delete from oauth_login_states`);
+    // The proxy writes tokens and the audit trail on its own path: nothing cached depends on them.
+    await database.db.execute(sql`delete from connector_tokens`);
+    await database.db.execute(sql`delete from auth_audit`);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(changes).toBe(0);
   });

@@ -1,4 +1,6 @@
+import cluster from 'node:cluster';
 import { DEMO_OWNER_ID } from '@platform/store';
+import type { WorkerReady } from '../cluster.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { acquireDataDirLock } from '../data-dir-lock.ts';
 import { createLogger } from '../logger.ts';
@@ -11,6 +13,9 @@ export const start = async (): Promise<void> => {
   const modules = Math.round(performance.now());
   const config: Config = loadConfig();
   const log = createLogger(config.logLevel);
+  if (config.workers > 1 && cluster.isPrimary) {
+    return (await import('../cluster.ts')).runPrimary(config, log);
+  }
   // PostgreSQL serves many replicas; an embedded database belongs to this process alone.
   const lock = config.databaseUrl
     ? undefined
@@ -18,6 +23,16 @@ export const start = async (): Promise<void> => {
   let platform: Platform;
   try {
     platform = await startPlatform(config, log, undefined, async (platform) => {
+      if (cluster.isWorker) {
+        // The primary announces once every worker answers (cluster.ts).
+        const ready: WorkerReady = {
+          type: 'ready',
+          url: platform.url,
+          banner: await banner(config, platform),
+        };
+        process.send?.(ready);
+        return;
+      }
       await lock?.announce(platform.url);
       await writeServerFile(config.dataDir, {
         pid: process.pid,

@@ -1,5 +1,5 @@
 import { importDataFile } from '@platform/store';
-import type { TestBackend } from '@platform/store/testing';
+import type { TestBackend, TestDatabase } from '@platform/store/testing';
 import { afterAll, beforeAll } from 'vitest';
 import { fixture } from './fixture.ts';
 import { startTestPlatform, type TestPlatform } from './platform.ts';
@@ -18,3 +18,14 @@ export const seededPlatform = (backend: TestBackend, env: Record<string, string>
 };
 
 export const json = async <T = unknown>(response: Response): Promise<T> => (await response.json()) as T;
+
+/**
+ * A fresh database of `backend` with the fixture imported, closed again, for servers started as processes of their
+ * own (PGlite allows one process at a time); `close()` drops it.
+ */
+export const seededDatabase = async (backend: TestBackend): Promise<TestDatabase> => {
+  const database = await backend.fresh();
+  await importDataFile(database, fixture(new Date()));
+  await database.detach();
+  return database;
+};

@@ -7,6 +7,8 @@ export type TcpForwarder = {
   cut(): void;
   /** Accepts and forwards again. */
   restore(): void;
+  /** Bytes the clients have sent towards the database so far: every query costs some. */
+  sent(): number;
   close(): Promise<void>;
 };
 
@@ -14,6 +16,7 @@ export type TcpForwarder = {
 export const startTcpForwarder = async (host: string, port: number): Promise<TcpForwarder> => {
   const open = new Set<Socket>();
   let up = true;
+  let sent = 0;
   const server = createServer((client) => {
     if (!up) {
       client.resetAndDestroy();
@@ -32,6 +35,9 @@ export const startTcpForwarder = async (host: string, port: number): Promise<Tcp
     upstream.on('error', drop);
     client.on('close', drop);
     upstream.on('close', drop);
+    client.on('data', (chunk: Buffer) => {
+      sent += chunk.length;
+    });
     client.pipe(upstream);
     upstream.pipe(client);
   });
@@ -47,6 +53,7 @@ export const startTcpForwarder = async (host: string, port: number): Promise<Tcp
     restore: () => {
       up = true;
     },
+    sent: () => sent,
     close: async () => {
       for (const socket of open) socket.destroy();
       await new Promise((resolve) => server.close(resolve));

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { malformedTextErrors, NotFoundError, uuid, ValidationError } from '@platform/core';
+import { isGuid, malformedTextErrors, NotFoundError, ValidationError } from '@platform/core';
 import type { Express } from 'express';
 import { authorize } from '../operations/authorize.ts';
 import type { Caller } from '../services/context.ts';
@@ -15,7 +15,6 @@ export type ProxyHandler = (
 ) => Promise<void>;
 
 export const PROXY_PATH = '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/proxy';
-const connectorIdSchema = uuid();
 
 /**
  * Every answer of the proxy route, its own errors too, is served from the platform's origin: it must never run
@@ -45,7 +44,7 @@ export const mountProxy = (app: Express, deps: AppDeps, handle: ProxyHandler): v
         throw new ValidationError('U+0000 and unpaired surrogates are not accepted in the path.', malformed);
       }
       const scope = await readEnvironment(serviceContext(deps, caller, locals.traceId), environment);
-      if (!connectorIdSchema.safeParse(connectorId).success) {
+      if (!isGuid(connectorId)) {
         throw new NotFoundError(`Connector '${connectorId}' was not found in this environment.`);
       }
       await handle(req, res, {

@@ -4,9 +4,9 @@ import {
   canSeeEnvironment,
   canSeeSubscription,
   ForbiddenError,
+  isGuid,
   type Membership,
   NotFoundError,
-  uuid,
   ValidationError,
 } from '@platform/core';
 import {
@@ -26,10 +26,6 @@ import { isOperator, type ServiceContext } from './context.ts';
 
 /** What a malformed id answers: 400 where the specification lists 400 for the endpoint, else 404 (docs/errors.md). */
 export type MalformedId = 400 | 404;
-
-const guidSchema = uuid();
-const isGuid = (value: unknown): value is string =>
-  typeof value === 'string' && guidSchema.safeParse(value).success;
 
 const subscriptionNotFound = (id: unknown) =>
   new NotFoundError(`Subscription '${String(id)}' was not found for the authenticated user.`);
@@ -126,8 +122,14 @@ export const loadEnvironment = async (
   const guid = requireGuid(environmentId, 'environmentId', malformed, () =>
     environmentNotFound(environmentId),
   );
-  // One round trip for both, as for subscriptions.
-  const found = await findEnvironmentWithMembership(ctx.database.db, guid, ctx.caller.userId);
+  const { userId } = ctx.caller;
+  // One round trip for both, kept until a change, as for subscriptions.
+  const { found } = await ctx.reads.read(
+    `environment-with-membership\u0000${guid}\u0000${userId}`,
+    async () => ({
+      found: await findEnvironmentWithMembership(ctx.database.db, guid, userId),
+    }),
+  );
   if (!found) throw environmentNotFound(environmentId);
   const { environment, membership } = found;
   const access: Access = { membership: toMembership(membership), isOperator: isOperator(ctx.caller) };

@@ -26,9 +26,16 @@ export const readEnvironment = async (ctx: ServiceContext, reference: string): P
   const { db } = ctx.database;
   // PostgreSQL text cannot hold U+0000: such a reference names nothing (and would fail the query).
   if (reference.includes('\u0000')) throw notFound(reference);
-  const environment = await findEnvironmentByReference(db, reference);
+  const { userId } = ctx.caller;
+  // Every request of the environment API and the proxy starts here: the environment and the caller's membership
+  // are kept until a change (of the environment, a membership or a role, from any replica); the check itself runs
+  // on every request.
+  const found = await ctx.reads.read(`environment-access\u0000${reference}\u0000${userId}`, async () => {
+    const row = await findEnvironmentByReference(db, reference);
+    return { environment: row, membership: row && (await findMembership(db, row.subscriptionId, userId)) };
+  });
+  const { environment, membership } = found;
   if (!environment) throw notFound(reference);
-  const membership = await findMembership(db, environment.subscriptionId, ctx.caller.userId);
   const access: Access = {
     membership: membership
       ? { subscriptionRoles: membership.subscriptionRoles, environmentRoles: membership.environmentRoles }

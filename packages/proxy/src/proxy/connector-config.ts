@@ -33,7 +33,12 @@ export type ConnectorConfigLoader = {
   loadAuth(connectorId: string, usage: AuthUsage): Promise<AuthConfig | undefined>;
   /** Forgets what is cached of a connector (both usages): the next request reads the store. */
   invalidate(connectorId: string): void;
+  /** Forgets every connector's configuration: something changed, and the store does not say what. */
+  invalidateAll(): void;
 };
+
+/** Even with every change notification delivered, no configuration is older than this: a bound should one be missed. */
+const UNTIL_CHANGE_MAX_MS = 5 * 60_000;
 
 /** The decoded secret parts of a row, with the sealed strings they came from (sealing uses a random IV). */
 type Decoded = {
@@ -71,7 +76,9 @@ const decodeAuth = (row: ConnectorConfigRow, connectorId: string, usage: AuthUsa
 /**
  * Reads the connector, the usage's authorization and the shared headers in one prepared query, and keeps
  * the result `cacheMs`; a configuration change then reaches other replicas within `cacheMs`, and this
- * process at once when its writers call `invalidate`. Even with `cacheMs` 0 (one query per request) the
+ * process at once when its writers call `invalidate`. While `watched` says the store's change notifications
+ * reach this process (they call `invalidateAll`), the result is kept until a change instead (at most five
+ * minutes): a warm request then reads nothing. Even with `cacheMs` 0 and no watch (one query per request) the
  * secrets are only opened again when their sealed form changed: every auth change takes a new revision and
  * every seal a new IV, so an unchanged sealed string is an unchanged value.
  */
@@ -79,8 +86,10 @@ export const createConnectorConfigLoader = (
   database: Database,
   secrets: SecretBox,
   cacheMs: number,
+  watched: () => boolean = () => false,
 ): ConnectorConfigLoader => {
-  const cache = cacheMs > 0 ? new LRUCache<string, ConnectorConfig>({ max: 5_000, ttl: cacheMs }) : undefined;
+  const cache = new LRUCache<string, ConnectorConfig>({ max: 5_000, ttl: Math.max(cacheMs, 1) });
+  const keepFor = () => (watched() ? UNTIL_CHANGE_MAX_MS : cacheMs);
   const decoded = new LRUCache<string, Decoded>({ max: 5_000 });
   // With a cache, concurrent misses of one key share one query (else every expiry costs a burst of them).
   const pending = new Map<string, Promise<ConnectorConfig>>();
@@ -128,17 +137,18 @@ export const createConnectorConfigLoader = (
       if (!uuidPattern.test(connectorId)) return Promise.reject(notFound(connectorId));
       const id = connectorId.toLowerCase();
       const key = `${id}:${environmentId}:${usage}`;
-      const cached = options?.fresh ? undefined : cache?.get(key);
+      const cached = options?.fresh ? undefined : cache.get(key);
       if (cached) return Promise.resolve(cached);
       // Without a cache every request reads for itself: one that arrives after a change must see it.
-      if (!cache || options?.fresh) return read(key, environmentId, id, usage);
+      if (keepFor() <= 0 || options?.fresh) return read(key, environmentId, id, usage);
       const inFlight = pending.get(key);
       if (inFlight) return inFlight;
       const started = generation;
       const loading = read(key, environmentId, id, usage).then(
         (config) => {
           if (pending.get(key) === loading) pending.delete(key);
-          if (started === generation) cache.set(key, config);
+          const ttl = keepFor();
+          if (started === generation && ttl > 0) cache.set(key, config, { ttl });
           return config;
         },
         (error: unknown) => {
@@ -164,9 +174,14 @@ export const createConnectorConfigLoader = (
       generation++;
       const prefix = `${connectorId.toLowerCase()}:`;
       for (const map of [cache, decoded, pending] as const) {
-        if (!map) continue;
         for (const key of [...map.keys()]) if (key.startsWith(prefix)) map.delete(key);
       }
+    },
+    invalidateAll() {
+      // The decoded secrets stay: they are checked against the sealed strings the next query reads.
+      generation++;
+      cache.clear();
+      pending.clear();
     },
   };
 };

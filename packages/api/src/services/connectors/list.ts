@@ -7,6 +7,9 @@ import { type EnvironmentInput, toConnector } from './schemas.ts';
 /** `GET .../connectors` (also at the experimental path of docs/environment-api.md): the environment's connectors by name. */
 export const listConnectors: Service<EnvironmentInput, { data: Connector[] }> = async (ctx, input) => {
   const { environment } = await readEnvironment(ctx, input.environment);
-  const rows = await listConnectorRows(ctx.database.db, environment.id);
-  return { data: rows.map(toConnector) };
+  // Kept until a change of the environment's content (from any replica): the list is read far more than written.
+  return ctx.reads.read(`connectors\u0000${environment.id}`, async () => {
+    const rows = await listConnectorRows(ctx.database.db, environment.id);
+    return { data: rows.map(toConnector) };
+  });
 };

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -w @platform/api`: the real platform in this process (PostgreSQL when TEST_DATABASE_URL is set,
+ * `npm run bench -w @platform/server` (api): the real platform in this process (PostgreSQL when TEST_DATABASE_URL is set,
  * else PGlite), a subscription of 50 environments with a year of render events, and autocannon (in a worker
  * thread, off the server's event loop) at 50 connections against
  *   GET /api/v1/subscriptions/{id}  and  GET /api/v1/subscriptions/{id}/renders?groupBy=year&top=5
@@ -18,8 +18,8 @@ import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import express from 'express';
 import pino from 'pino';
-import { loadConfig } from '../../../apps/server/src/config.ts';
-import { startPlatform } from '../../../apps/server/src/platform.ts';
+import { loadConfig } from '../src/config.ts';
+import { startPlatform } from '../src/platform.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
