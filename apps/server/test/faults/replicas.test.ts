@@ -47,14 +47,17 @@ describe.skipIf(!postgres)('three replicas on one PostgreSQL: token endpoints', 
       world.replicas.map((replica, i) => world.proxy(replica, 'acme-sandbox', others[i] as string)),
     );
     const stalledCalls = await hanging;
+    // Behind a hung fetch each would wait out TOKEN_TIMEOUT_SECONDS: they end before any hung call, however loaded
+    // the machine (the bench measures the difference: ≤ 50 ms).
+    const firstHungEnd = Math.min(...stalledCalls.map((call) => call.endedAt));
     for (const first of firsts) {
       expect(first.status).toBe(200);
-      // Behind a hung fetch it would wait out TOKEN_TIMEOUT_SECONDS (the bench measures the difference: ≤ 50 ms).
-      expect(first.ms).toBeLessThan(TOKEN_TIMEOUT_SECONDS * 1000);
+      expect(first.endedAt).toBeLessThan(firstHungEnd);
     }
     for (const call of stalledCalls) {
       expect(call.status).toBe(504);
-      expect(call.ms).toBeLessThan(TOKEN_TIMEOUT_SECONDS * 1000 + 2_000);
+      // One timeout, not one per replica in turn.
+      expect(call.ms).toBeLessThan(2 * TOKEN_TIMEOUT_SECONDS * 1000);
     }
     expect(hung.requests).toHaveLength(stalled.length);
   });
@@ -63,10 +66,25 @@ describe.skipIf(!postgres)('three replicas on one PostgreSQL: token endpoints', 
     const { calls, tokenRequests } = await callFailingEndpoint(world);
     for (const call of calls) {
       expect(call.status).toBe(502);
-      // Not 2 / 4 / 6 s replica after replica: every waiter has the failure when it happens.
-      expect(call.ms).toBeLessThan(5_000);
+      expect(call.ms).toBeGreaterThanOrEqual(1_900);
     }
+    // Not 2 / 4 / 6 s replica after replica: every waiter has the failure when it happens.
+    const ends = calls.map((call) => call.endedAt);
+    expect(Math.max(...ends) - Math.min(...ends)).toBeLessThan(2_000);
     expect(tokenRequests).toBe(1);
+  });
+
+  it('a target that refuses every token: 100 calls over three replicas make a few token requests, not 101', async () => {
+    const server = await world.tokenServer();
+    const id = await world.oauthConnector('acme-prod', `${server.url}/token`);
+    const started = Date.now();
+    for (let i = 0; i < 100; i++) {
+      const call = await world.proxy(world.replicas[i % world.replicas.length]!, 'acme-prod', id, '/refuse');
+      expect(call.status).toBe(401);
+      expect(call.unauthorized).toBe(`oAuth2ClientCredentials, ${id}`);
+    }
+    // The first token, then at most one renewal per backoff window (3 s at the least) across the replicas.
+    expect(server.requests.length).toBeLessThanOrEqual(1 + Math.ceil((Date.now() - started) / 3_000));
   });
 });
 

@@ -12,7 +12,14 @@ import { type ServerChild, startServerChild } from './server-child.ts';
 
 export type TokenServer = Awaited<ReturnType<typeof startTokenServer>>;
 
-export type Timed = { status: number; ms: number; text: string };
+/** A proxied call: status, time taken, when it ended (performance.now()), body, `X-GRAFX-UNAUTHORIZED`. */
+export type Timed = {
+  status: number;
+  ms: number;
+  endedAt: number;
+  text: string;
+  unauthorized: string | null;
+};
 
 /**
  * Real `platform-server start` processes on one database, as an operator runs replicas: N of them on PostgreSQL
@@ -26,8 +33,8 @@ export type ReplicaWorld = {
   tokenServer(): Promise<TokenServer>;
   /** Publishes a connector in `environment` with client credentials against `tokenEndpoint`; returns its id. */
   oauthConnector(environment: string, tokenEndpoint: string): Promise<string>;
-  /** One proxied call through `replica`, timed from request to the whole response. */
-  proxy(replica: ServerChild, environment: string, connectorId: string): Promise<Timed>;
+  /** One proxied call through `replica` to the target's `path` (default `/x`), timed to the whole response. */
+  proxy(replica: ServerChild, environment: string, connectorId: string, path?: string): Promise<Timed>;
   /** One `GET /api/v1/info`-like authenticated call as `user`, through `replica`. */
   read(replica: ServerChild, token: string): Promise<number>;
   close(): Promise<void>;
@@ -45,9 +52,10 @@ export const startReplicaWorld = async (
   const issuer = await startTestIssuer();
   const tokenServers: TokenServer[] = [];
   const dirs: string[] = [];
+  // `/refuse` answers 401 to every token, as a target that never accepts the provider's tokens.
   const target = createServer((req, res) => {
     req.resume();
-    res.writeHead(200, json);
+    res.writeHead(req.url === '/refuse' ? 401 : 200, json);
     res.end('{"ok":true}');
   });
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
@@ -113,14 +121,21 @@ export const startReplicaWorld = async (
       if (auth.status !== 200) throw new Error(`auth: ${auth.status} ${await auth.text()}`);
       return id;
     },
-    async proxy(replica, environment, connectorId) {
+    async proxy(replica, environment, connectorId, path = '/x') {
       const started = performance.now();
       const response = await fetch(
         `${replica.url}/grafx/api/v1/environment/${environment}/connectors/${connectorId}/proxy`,
-        { headers: { authorization: owner, 'x-grafx-proxy-external-url': `${targetUrl}/x` } },
+        { headers: { authorization: owner, 'x-grafx-proxy-external-url': `${targetUrl}${path}` } },
       );
       const text = await response.text();
-      return { status: response.status, ms: performance.now() - started, text };
+      const endedAt = performance.now();
+      return {
+        status: response.status,
+        ms: endedAt - started,
+        endedAt,
+        text,
+        unauthorized: response.headers.get('x-grafx-unauthorized'),
+      };
     },
     async read(replica, token) {
       const response = await fetch(`${replica.url}/api/v1/subscriptions`, {
