@@ -368,20 +368,6 @@ export type UserStatus = 'Active' | 'Pending' | 'Disabled';
 export type PlatformErrorShape = {
   message: string;
   data: {
-    errorCode?:
-      | 'VALIDATION_FAILED'
-      | 'UNAUTHENTICATED'
-      | 'FORBIDDEN'
-      | 'NOT_FOUND'
-      | 'METHOD_NOT_ALLOWED'
-      | 'CONFLICT'
-      | 'PAYLOAD_TOO_LARGE'
-      | 'UNSUPPORTED_MEDIA_TYPE'
-      | 'RATE_LIMITED'
-      | 'INTERNAL'
-      | 'UPSTREAM_FAILED'
-      | 'UNAVAILABLE'
-      | 'UPSTREAM_TIMEOUT';
     errors?: { [key: string]: string[] };
     code:
       | 'FORBIDDEN'
@@ -408,6 +394,20 @@ export type PlatformErrorShape = {
     httpStatus: number;
     path: undefined | string;
     traceId: undefined | string;
+    errorCode:
+      | 'VALIDATION_FAILED'
+      | 'UNAUTHENTICATED'
+      | 'FORBIDDEN'
+      | 'NOT_FOUND'
+      | 'METHOD_NOT_ALLOWED'
+      | 'CONFLICT'
+      | 'PAYLOAD_TOO_LARGE'
+      | 'UNSUPPORTED_MEDIA_TYPE'
+      | 'RATE_LIMITED'
+      | 'INTERNAL'
+      | 'UPSTREAM_FAILED'
+      | 'UNAVAILABLE'
+      | 'UPSTREAM_TIMEOUT';
   };
   code:
     | -32003

@@ -16,10 +16,12 @@ const expectNoFraming = (response: Response) => {
 describe.each((await testBackends()).slice(0, 1))('browser hardening on $name', (backend) => {
   let tp: TestPlatform;
   let token: string;
+  let writer: string;
 
   beforeAll(async () => {
     tp = await startTestPlatform(backend);
     token = await tp.token('auth0|reader', ['platform:read']);
+    writer = await tp.token('auth0|writer', ['platform:read', 'platform:write']);
   });
   afterAll(async () => {
     await tp?.close();
@@ -72,6 +74,20 @@ describe.each((await testBackends()).slice(0, 1))('browser hardening on $name', 
       ['/trpc/subscriptions.list', { token, method: 'PUT' }, 405, 'METHOD_NOT_ALLOWED'],
       ['/trpc/subscriptions.list', { token, method: 'DELETE' }, 405, 'METHOD_NOT_ALLOWED'],
       ['/trpc/subscriptions.list', {}, 401, 'UNAUTHENTICATED'],
+      ['/trpc/tags.create', { token: writer, method: 'POST', body: '{}' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+      [
+        '/trpc/tags.create',
+        {
+          token: writer,
+          method: 'POST',
+          body: 'a=1',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        },
+        415,
+        'UNSUPPORTED_MEDIA_TYPE',
+      ],
+      // Without the role the body is not looked at, whatever its type: 403 first.
+      ['/trpc/tags.create', { token, method: 'POST', body: 'a=1' }, 403, 'FORBIDDEN'],
     ];
     for (const [path, init, status, errorCode] of cases) {
       const answer = await tp.call(path, init);

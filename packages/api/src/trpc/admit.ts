@@ -47,7 +47,21 @@ export const admitTrpc = (
     if (trpcProcedures(req.path).some((id) => refused(id, locals))) {
       closeIfBodyUnread(req, res);
       req.body = {};
+      // The body is never read: tRPC sees an empty JSON one, whatever type was sent, and answers each call its
+      // 401 or 403 (not a 415 for a body nobody looks at).
+      req.headers['content-type'] = 'application/json';
       next();
+      return;
+    }
+    if (req.is('application/json') === false) {
+      // tRPC would refuse it too, but before its context exists: without the traceId and errorCode.
+      closeIfBodyUnread(req, res);
+      next(
+        new ServiceError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          'A tRPC mutation takes a JSON body: send Content-Type: application/json.',
+        ),
+      );
       return;
     }
     const body = await readJsonBody(req, limit, idleMs);
