@@ -1,10 +1,10 @@
 import { parse } from 'node:querystring';
 import { NotFoundError, ServiceError, ValidationError } from '@platform/core';
-import { loggableError } from '@platform/store';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
 import { httpMetrics } from '../observability/metrics.ts';
 import { requestLog } from '../observability/request-log.ts';
+import { logUnexpectedError } from '../observability/unexpected-error.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { countTrpcCalls } from '../trpc/batch.ts';
 import { trpcErrorEnvelope } from '../trpc/error-envelope.ts';
@@ -12,7 +12,7 @@ import { closeIfBodyUnread } from './close-unread.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
 import { identify } from './identify.ts';
 import { pathMatcher } from './paths.ts';
-import { classify, sendProblem } from './problem-response.ts';
+import { sendProblem } from './problem-response.ts';
 import { rateLimit } from './rate-limit.ts';
 import { restRoutes } from './routes.ts';
 import { traceIdOf } from './trace.ts';
@@ -76,7 +76,7 @@ export const createApp = (options: AppOptions): Express => {
     }
     closeIfBodyUnread(req, res);
     const procedure = /^\/trpc\/([^,?/]+)$/.exec(req.path)?.[1];
-    const outcome = sendProblem(
+    sendProblem(
       res,
       locals.traceId,
       mapped,
@@ -84,13 +84,7 @@ export const createApp = (options: AppOptions): Express => {
         ? (problemStatus) => trpcErrorEnvelope(procedure, problemStatus, locals.traceId)
         : undefined,
     );
-    if (
-      outcome.status >= 500 &&
-      classify(mapped).status === outcome.status &&
-      !(mapped instanceof ServiceError)
-    ) {
-      deps.log.error({ traceId: locals.traceId, err: loggableError(mapped) }, 'unexpected error');
-    }
+    logUnexpectedError(deps.log, locals.traceId, mapped);
   }) satisfies ErrorRequestHandler);
   return app;
 };

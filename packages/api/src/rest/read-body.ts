@@ -7,15 +7,18 @@ import { JSONParser } from '@streamparser/json';
 /** Bodies up to this size are parsed in one `JSON.parse` (a few milliseconds); larger ones chunk by chunk. */
 const PARSE_AT_ONCE = 1024 * 1024;
 
-/** `\u0000` or a `\uD800`–`\uDFFF` escape: the only ways JSON text can carry U+0000 or a lone surrogate. */
-const SUSPECT_ESCAPE = /\\u(?:0000|d[89a-f])/i;
+/**
+ * `\u0000` or a `\uD800`–`\uDFFF` escape, the only ways JSON text can carry U+0000 or a lone surrogate; and
+ * `__proto__`, literally or with one of its letters escaped, the only ways it can hold that key.
+ */
+const SUSPECT_ESCAPE = /\\u(?:0000|d[89a-f]|00(?:5f|6f|70|72|74))|__proto__/i;
 
 export type JsonBody =
   | { readonly present: false }
   | {
       readonly present: true;
       readonly value: unknown;
-      /** False when the raw text holds no escape that could spell U+0000 or a surrogate: nothing to walk. */
+      /** False when the raw text can spell neither U+0000, a surrogate nor a `__proto__` key: nothing to walk. */
       readonly mayHoldMalformedText: boolean;
     };
 
@@ -131,7 +134,7 @@ export const readJsonBody = (req: IncomingMessage, limit: number, idleMs: number
       // Escapes may straddle two chunks: the end of the previous one is kept and scanned again.
       const text = tail + chunk.toString('latin1');
       if (!suspect && SUSPECT_ESCAPE.test(text)) suspect = true;
-      tail = text.slice(-5);
+      tail = text.slice(-8);
       if (!streaming) {
         chunks.push(chunk);
         if (size > PARSE_AT_ONCE) streaming = startStreaming();
