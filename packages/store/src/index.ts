@@ -5,6 +5,7 @@ export { type ImportOptions, type ImportSummary, importDataFile } from './import
 export { type LoggableError, loggableError } from './loggable-error.ts';
 export { migrate, migrationsFolder } from './migrate.ts';
 export { type OpenDatabaseOptions, openDatabase } from './open-database.ts';
+export { ensurePrivateDir } from './private-files.ts';
 export { queryRows } from './query-rows.ts';
 export { ingestRenderEvents, type RenderEventInput } from './renders/ingest-render-events.ts';
 export * from './repos/admin/index.ts';
