@@ -172,6 +172,7 @@ export const startPlatform = async (
       // The environment API's writers drop a changed connector from the proxy's short configuration cache, so the
       // very next proxied call of this process sees the change (other replicas within the cache's second).
       connectorChanged: proxy.invalidateConnector,
+      connectorDeleted: proxy.forgetConnector,
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
     };
     const mountConsole = await loadConsole({

@@ -39,6 +39,8 @@ export type ConnectorProxy = {
    * reads its configuration afresh on the very next request; other replicas within `configCacheMs`.
    */
   invalidateConnector(connectorId: string): void;
+  /** Call after deleting a connector: besides `invalidateConnector`, its metric series are removed. */
+  forgetConnector(connectorId: string): void;
   close(): Promise<void>;
 };
 
@@ -74,6 +76,10 @@ export const createProxy = (options: ProxyOptions): ConnectorProxy => {
     handle,
     tokens,
     invalidateConnector: (connectorId) => loader.invalidate(connectorId),
+    forgetConnector: (connectorId) => {
+      loader.invalidate(connectorId);
+      metrics.forgetConnector(connectorId);
+    },
     async close() {
       tokens.clear();
       await Promise.all([targetAgent.close(), tokenAgent.close()]);

@@ -16,6 +16,7 @@ export type AppDeps = {
   readonly publicUrl: string;
   readonly authorizationCode?: AuthorizationCodeFlow | undefined;
   readonly connectorChanged?: ((connectorId: string) => void) | undefined;
+  readonly connectorDeleted?: ((connectorId: string) => void) | undefined;
   /** A client that stops sending in the middle of a request body is cut off after this long (docs/configuration.md). */
   readonly idleTimeoutMs?: number | undefined;
   /** PROXY_ALLOW_PRIVATE_NETWORKS: plain http token and authorization endpoints are accepted too. */
@@ -54,5 +55,6 @@ export const serviceContext = (deps: AppDeps, caller: Caller, traceId: string): 
   publicUrl: deps.publicUrl,
   authorizationCode: deps.authorizationCode,
   connectorChanged: deps.connectorChanged,
+  connectorDeleted: deps.connectorDeleted,
   allowPrivateNetworks: deps.allowPrivateNetworks ?? false,
 });

@@ -202,9 +202,9 @@ export const createAuthorizationCodeFlow = (deps: AuthorizationCodeDeps): Author
           redirectUri: login.redirectUri,
           codeVerifier: secrets.open(login.codeVerifier),
         });
-        metrics.tokenRequests.inc({ connector: connector.id, grant: auth.type, outcome: 'ok' });
+        metrics.tokenRequest(connector.id, auth.type, 'ok');
       } catch (error) {
-        metrics.tokenRequests.inc({ connector: connector.id, grant: auth.type, outcome: 'error' });
+        metrics.tokenRequest(connector.id, auth.type, 'error');
         throw error;
       }
       await cache.put(

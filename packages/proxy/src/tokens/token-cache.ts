@@ -88,10 +88,10 @@ export const createTokenCache = ({
   const obtain = async ({ auth, key, rejected }: FetchContext): Promise<StoredToken> => {
     const stored = await store.read(key);
     if (stored && stored.accessToken !== rejected && usableUntil(stored) > Date.now()) {
-      metrics.tokenCache.inc({ connector: key.connectorId, result: 'store' });
+      metrics.tokenCache(key.connectorId, 'store');
       return stored;
     }
-    metrics.tokenCache.inc({ connector: key.connectorId, result: 'miss' });
+    metrics.tokenCache(key.connectorId, 'miss');
     await assertResolvedAddressAllowed(new URL(tokenEndpointOf(auth)), guard, 'token endpoint');
     const config = configurationOf(auth);
     let fresh: StoredToken | undefined;
@@ -99,9 +99,9 @@ export const createTokenCache = ({
       const obtainedAt = Date.now();
       try {
         fresh = { ...(await runRefresh(auth, config, stored.refreshToken)), obtainedAt };
-        metrics.tokenRequests.inc({ connector: key.connectorId, grant: 'refresh_token', outcome: 'ok' });
+        metrics.tokenRequest(key.connectorId, 'refresh_token', 'ok');
       } catch (error) {
-        metrics.tokenRequests.inc({ connector: key.connectorId, grant: 'refresh_token', outcome: 'error' });
+        metrics.tokenRequest(key.connectorId, 'refresh_token', 'error');
         log.warn(
           { connectorId: key.connectorId, usage: key.usage, reason: (error as Error).message },
           'refresh token refused; running the grant again',
@@ -117,9 +117,9 @@ export const createTokenCache = ({
       const obtainedAt = Date.now();
       try {
         fresh = { ...(await runGrant(auth, config)), obtainedAt };
-        metrics.tokenRequests.inc({ connector: key.connectorId, grant: grantLabel(auth), outcome: 'ok' });
+        metrics.tokenRequest(key.connectorId, grantLabel(auth), 'ok');
       } catch (error) {
-        metrics.tokenRequests.inc({ connector: key.connectorId, grant: grantLabel(auth), outcome: 'error' });
+        metrics.tokenRequest(key.connectorId, grantLabel(auth), 'error');
         log.warn(
           {
             connectorId: key.connectorId,
@@ -161,7 +161,7 @@ export const createTokenCache = ({
         // The common case answered synchronously: `fetch` would build a status object and promises for it.
         const hit = cache.get(cacheKey);
         if (hit) {
-          metrics.tokenCache.inc({ connector: key.connectorId, result: 'hit' });
+          metrics.tokenCache(key.connectorId, 'hit');
           return hit;
         }
       } else {
@@ -176,7 +176,7 @@ export const createTokenCache = ({
         status,
       });
       if (status.fetch === 'hit' || status.fetch === 'inflight') {
-        metrics.tokenCache.inc({ connector: key.connectorId, result: status.fetch });
+        metrics.tokenCache(key.connectorId, status.fetch);
       }
       if (!token) throw new Error('token cache returned nothing');
       return token;
