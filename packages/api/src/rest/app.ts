@@ -8,6 +8,7 @@ import { logUnexpectedError } from '../observability/unexpected-error.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { countTrpcCalls } from '../trpc/batch.ts';
 import { trpcErrorEnvelope } from '../trpc/error-envelope.ts';
+import { bodyBudget } from './body-budget.ts';
 import { closeIfBodyUnread } from './close-unread.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
 import { identify } from './identify.ts';
@@ -47,6 +48,7 @@ export const createApp = (options: AppOptions): Express => {
   app.use(identify(deps.verifier));
   app.use('/trpc', countTrpcCalls);
   app.use(rateLimit(options.rateLimitPerSecond, deps.verifier.issuer));
+  app.use(bodyBudget(options.rateLimitPerSecond > 0, deps.verifier.issuer));
   options.mountRaw?.(app);
   app.use(restRoutes(deps, operations));
   options.mountExtra?.(app);

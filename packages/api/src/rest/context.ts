@@ -33,6 +33,8 @@ export type RequestLocals = {
   /** Set for every request before any route runs (identify.ts). */
   identity?: Identity;
   caller?: Caller;
+  /** Charges decoded body bytes to the caller's budget; throws 429 when it is spent (body-budget.ts). */
+  chargeBody?: (bytes: number) => void;
   route?: string;
   /** Calls a tRPC request holds (a batch holds several); each counts for the rate limit and logs its own line. */
   calls?: number;

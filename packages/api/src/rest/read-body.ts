@@ -2,10 +2,26 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ServiceError, ValidationError } from '@platform/core';
-import { JSONParser } from '@streamparser/json';
+import { createBoundedParser, type JsonLimits, NotJsonError } from './bounded-json.ts';
 
-/** Bodies up to this size are parsed in one `JSON.parse` (a few milliseconds); larger ones chunk by chunk. */
-const PARSE_AT_ONCE = 1024 * 1024;
+/**
+ * Bodies up to this size are parsed in one `JSON.parse` (well under a millisecond, and at most some 32,000 values);
+ * larger ones chunk by chunk, one chunk per turn of the event loop, under the operation's value and depth limits.
+ */
+const PARSE_AT_ONCE = 64 * 1024;
+
+/** An exponent or 16 digits in a row: the only ways JSON text can spell a number JavaScript cannot keep. */
+const SUSPECT_NUMBER = /[eE][+-]?\d|\d{16}/;
+
+export type ReadBodyOptions = {
+  /** Largest body in bytes, counted after decoding (413 above). */
+  readonly limit: number;
+  /** A body that stalls this long is cut off. */
+  readonly idleMs: number;
+  readonly json: JsonLimits;
+  /** Charged with every decoded chunk; throws (429) when the caller's budget of decoded bytes is spent. */
+  readonly charge?: ((bytes: number) => void) | undefined;
+};
 
 /**
  * `\u0000` or a `\uD800`–`\uDFFF` escape, the only ways JSON text can carry U+0000 or a lone surrogate; and
@@ -44,7 +60,8 @@ export const bodyUnread = (req: IncomingMessage): boolean => !req.complete;
  * turn of the event loop, so that no body holds the process for long. A request without a JSON content type has
  * no body for the operation (`present: false`) and is left unread.
  */
-export const readJsonBody = (req: IncomingMessage, limit: number, idleMs: number): Promise<JsonBody> => {
+export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Promise<JsonBody> => {
+  const { limit, idleMs } = options;
   const contentType = req.headers['content-type'];
   // As Express's JSON parser judged it: a declared length (0 included) or chunked framing means a body.
   const length = req.headers['content-length'];
@@ -77,8 +94,7 @@ export const readJsonBody = (req: IncomingMessage, limit: number, idleMs: number
     let raw = 0;
     let tail = '';
     let suspect = false;
-    let streaming: JSONParser | undefined;
-    let parsed: { value: unknown } | undefined;
+    let streaming: ReturnType<typeof createBoundedParser> | undefined;
     let settled = false;
     let idle: NodeJS.Timeout | undefined;
 
@@ -115,32 +131,33 @@ export const readJsonBody = (req: IncomingMessage, limit: number, idleMs: number
       touch();
       if (raw > limit) finish(tooLarge(limit));
     };
-    const startStreaming = () => {
-      const parser = new JSONParser({ paths: ['$'], keepStack: false });
-      parser.onValue = ({ value }) => {
-        parsed = { value };
-      };
-      parser.onError = (error) => finish(notJson(error));
-      for (const chunk of chunks) parser.write(chunk);
-      chunks.length = 0;
-      return parser;
-    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
         finish(tooLarge(limit));
         return;
       }
+      try {
+        options.charge?.(chunk.length);
+      } catch (error) {
+        finish(error);
+        return;
+      }
       // Escapes may straddle two chunks: the end of the previous one is kept and scanned again.
       const text = tail + chunk.toString('latin1');
       if (!suspect && SUSPECT_ESCAPE.test(text)) suspect = true;
       tail = text.slice(-8);
-      if (!streaming) {
-        chunks.push(chunk);
-        if (size > PARSE_AT_ONCE) streaming = startStreaming();
+      try {
+        if (!streaming) {
+          chunks.push(chunk);
+          if (size <= PARSE_AT_ONCE) return;
+          streaming = createBoundedParser(options.json);
+          for (const held of chunks.splice(0)) streaming.write(held);
+        } else streaming.write(chunk);
+      } catch (error) {
+        finish(asBodyError(error));
         return;
       }
-      streaming.write(chunk);
       // One chunk per turn of the event loop: other requests are answered between two chunks.
       source.pause();
       setImmediate(() => {
@@ -149,19 +166,11 @@ export const readJsonBody = (req: IncomingMessage, limit: number, idleMs: number
     };
     const onEnd = () => {
       if (streaming) {
-        if (!settled && !streaming.isEnded) {
-          try {
-            streaming.end();
-          } catch (error) {
-            finish(notJson(error));
-            return;
-          }
+        try {
+          finish(undefined, { present: true, value: streaming.end(), mayHoldMalformedText: suspect });
+        } catch (error) {
+          finish(asBodyError(error));
         }
-        if (!parsed) {
-          finish(notJson());
-          return;
-        }
-        finish(undefined, { present: true, value: parsed.value, mayHoldMalformedText: suspect });
         return;
       }
       const text = Buffer.concat(chunks, size).toString('utf8');
@@ -171,9 +180,13 @@ export const readJsonBody = (req: IncomingMessage, limit: number, idleMs: number
         return;
       }
       try {
-        finish(undefined, { present: true, value: JSON.parse(text), mayHoldMalformedText: suspect });
+        finish(undefined, {
+          present: true,
+          value: parseAtOnce(text, options.json),
+          mayHoldMalformedText: suspect,
+        });
       } catch (error) {
-        finish(notJson(error));
+        finish(asBodyError(error));
       }
     };
     // Errors of the source are the decoder's when there is one (the data is not what its encoding says).
@@ -207,5 +220,20 @@ const tooLarge = (limit: number) =>
     `The request body is larger than the ${limit} bytes this endpoint accepts.`,
   );
 
-const notJson = (_cause?: unknown) =>
+const notJson = () =>
   new ValidationError('The request body is not valid JSON.', { body: ['not valid JSON'] });
+
+/** The limits' own errors as they are; anything else the parser throws means the text is not JSON. */
+const asBodyError = (error: unknown) =>
+  error instanceof ServiceError && !(error instanceof NotJsonError) ? error : notJson();
+
+/**
+ * A small body in one `JSON.parse`; one whose text could spell a number JavaScript cannot keep goes through the
+ * bounded parser, which sees each number's text (JSON.parse would turn `1e400` into Infinity without a word).
+ */
+const parseAtOnce = (text: string, limits: JsonLimits): unknown => {
+  if (!SUSPECT_NUMBER.test(text)) return JSON.parse(text);
+  const parser = createBoundedParser(limits);
+  parser.write(text);
+  return parser.end();
+};
