@@ -30,7 +30,7 @@ describe.each(backends)('the work a request body can cause on $name', (backend) 
       method: 'POST',
       token,
       headers: { 'content-type': 'application/json', ...(encoding ? { 'content-encoding': encoding } : {}) },
-      body,
+      body: typeof body === 'string' ? body : new Uint8Array(body),
     });
     return { status: response.status, headers: response.headers, body: (await response.json()) as Problem };
   };
