@@ -11,12 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { importDataFile } from '@platform/store';
 import { testBackends } from '@platform/store/testing';
 import { fixture, USERS } from '../test/support/fixture.ts';
-import { type Figure, percentile, startBenchPlatform, writeResults } from './support.ts';
+import { type Figure, flag, percentile, startBenchPlatform, writeResults } from './support.ts';
 
-const flag = (name: string) => {
-  const value = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return value ? Number(value.split('=')[1]) : undefined;
-};
 const CONNECTORS = flag('connectors') ?? 3000;
 const SCRAPES = flag('scrapes') ?? 50;
 const PARALLEL = 8;

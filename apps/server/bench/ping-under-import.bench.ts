@@ -12,12 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { testBackends } from '@platform/store/testing';
-import { type Figure, pingFor, pingLoad, startBenchPlatform, writeResults } from './support.ts';
+import { type Figure, flag, pingFor, pingLoad, startBenchPlatform, writeResults } from './support.ts';
 
-const flag = (name: string) => {
-  const value = process.argv.find((a) => a.startsWith(`--${name}=`));
-  return value ? Number(value.split('=')[1]) : undefined;
-};
 const EVENTS = flag('events') ?? 800_000;
 const duration = flag('duration') ?? 5;
 const CONNECTIONS = 10;

@@ -111,3 +111,9 @@ export const percentile = (values: number[], p: number): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 };
+
+/** A numeric command-line option `--name=N`, or undefined. */
+export const flag = (name: string): number | undefined => {
+  const value = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return value ? Number(value.split('=')[1]) : undefined;
+};
