@@ -5,6 +5,7 @@ import { CHANGES_CHANNEL } from './change-channel.ts';
 import { createKeyMutex } from './key-mutex.ts';
 import { copyPgliteTemplate } from './pglite-template.ts';
 import { ensurePrivateDir, restrictTree } from './private-files.ts';
+import { checkDatabase } from './repos/admin/health.ts';
 import * as schema from './schema/index.ts';
 import type { Database, Db } from './types.ts';
 
@@ -45,6 +46,7 @@ const openPostgres = async (url: string, max: number): Promise<Database> => {
   return {
     db,
     kind: 'postgres',
+    checkAlive: () => checkDatabase(db),
     async withAdvisoryLock(key, fn) {
       // Session-level advisory locks belong to a connection, so one client is held for the whole of `fn`.
       const client = await pool.connect();
@@ -82,6 +84,9 @@ const openPglite = async (dataDir: string, fromTemplate: boolean): Promise<Datab
   return {
     db,
     kind: 'pglite',
+    checkAlive: async () => {
+      if (client.closed) throw new Error('the embedded database is closed');
+    },
     withAdvisoryLock: lock,
     async watchChanges(onChange) {
       // In-process: the notifications cannot be lost, so the watch is always live.

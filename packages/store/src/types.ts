@@ -10,6 +10,12 @@ export type Database = {
   /** Runs `fn` while holding a PostgreSQL advisory lock named by `key` (on PGlite: an in-process mutex). */
   withAdvisoryLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
   /**
+   * Resolves while the database can answer, else rejects with the driver's error: PostgreSQL answers `select 1`;
+   * the embedded PGlite runs in this process and answers as long as it is open, so the check does not queue
+   * behind a running import's transaction on its one connection.
+   */
+  checkAlive(): Promise<void>;
+  /**
    * Calls `onChange` after every committed write to the tables behind the administration API's reads (the
    * triggers of migration 0003), from this process or any other.
    */
