@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ServiceError, ValidationError } from '@platform/core';
 import { createBoundedParser, type JsonLimits, NotJsonError } from './bounded-json.ts';
+import { inParseTurn } from './parse-turns.ts';
 
 /**
  * Bodies up to this size are parsed in one `JSON.parse` (well under a millisecond, and at most some 32,000 values);
@@ -95,6 +96,9 @@ export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Pr
     let tail = '';
     let suspect = false;
     let streaming: ReturnType<typeof createBoundedParser> | undefined;
+    /** A chunk waits for its parse turn; the end, when it comes meanwhile, is handled after it. */
+    let parsing = false;
+    let ended = false;
     let settled = false;
     let idle: NodeJS.Timeout | undefined;
 
@@ -147,24 +151,35 @@ export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Pr
       const text = tail + chunk.toString('latin1');
       if (!suspect && SUSPECT_ESCAPE.test(text)) suspect = true;
       tail = text.slice(-8);
-      try {
-        if (!streaming) {
-          chunks.push(chunk);
-          if (size <= PARSE_AT_ONCE) return;
-          streaming = createBoundedParser(options.json);
-          for (const held of chunks.splice(0)) streaming.write(held);
-        } else streaming.write(chunk);
-      } catch (error) {
-        finish(asBodyError(error));
-        return;
+      if (!streaming) {
+        chunks.push(chunk);
+        if (size <= PARSE_AT_ONCE) return;
+        streaming = createBoundedParser(options.json);
       }
-      // One chunk per turn of the event loop: other requests are answered between two chunks.
+      const parser = streaming;
+      const pending = chunks.splice(0);
+      if (pending.length === 0) pending.push(chunk);
+      // Parsed in the shared turns of parse-turns.ts, the source paused meanwhile: other requests are answered
+      // between two chunks, however many bodies stream at once.
       source.pause();
-      setImmediate(() => {
-        if (!settled) source.resume();
+      parsing = true;
+      inParseTurn(() => {
+        parsing = false;
+        if (settled) return;
+        try {
+          for (const held of pending) parser.write(held);
+        } catch (error) {
+          finish(asBodyError(error));
+          return;
+        }
+        // The source may have ended while its last chunk waited for its turn.
+        if (ended) onEnd();
+        else source.resume();
       });
     };
     const onEnd = () => {
+      ended = true;
+      if (parsing) return;
       if (streaming) {
         try {
           finish(undefined, { present: true, value: streaming.end(), mayHoldMalformedText: suspect });
