@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensurePrivateDir } from '@platform/store';
 
 /**
  * One owner per embedded data folder (docs/configuration.md, "The data folder lock"): PGlite belongs to one
@@ -109,7 +110,7 @@ export const acquireDataDirLock = async (
   command: string,
   say: (line: string) => void,
 ): Promise<DataDirLock> => {
-  await mkdir(dataDir, { recursive: true });
+  await ensurePrivateDir(dataDir);
   const file = lockFile(dataDir);
   let holder: LockHolder = { pid: process.pid, command, identity: identityOf(process.pid) };
   for (let attempt = 0; ; attempt++) {

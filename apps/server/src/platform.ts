@@ -223,6 +223,7 @@ export const startPlatform = async (
       // The environment API's writers drop a changed connector from the proxy's configuration cache, so the very
       // next proxied call of this process sees the change (other replicas once the change notification arrives).
       connectorChanged: proxy.invalidateConnector,
+      connectorDeleted: proxy.forgetConnector,
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
       draining: () => draining,
     };

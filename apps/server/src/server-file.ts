@@ -1,5 +1,6 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensurePrivateDir } from '@platform/store';
 
 /**
  * A running server leaves `server.json` in DATA_DIR. The embedded database belongs to one process only, so
@@ -10,8 +11,8 @@ export type ServerFile = { pid: number; url: string; embedded: boolean };
 const fileOf = (dataDir: string) => join(dataDir, 'server.json');
 
 export const writeServerFile = async (dataDir: string, content: ServerFile): Promise<void> => {
-  await mkdir(dataDir, { recursive: true });
-  await writeFile(fileOf(dataDir), JSON.stringify(content));
+  await ensurePrivateDir(dataDir);
+  await writeFile(fileOf(dataDir), JSON.stringify(content), { mode: 0o600 });
 };
 
 export const removeServerFile = async (dataDir: string, pid: number): Promise<void> => {

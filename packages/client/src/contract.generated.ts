@@ -401,6 +401,7 @@ export type PlatformErrorShape = {
       | 'NOT_FOUND'
       | 'METHOD_NOT_ALLOWED'
       | 'CONFLICT'
+      | 'QUOTA_EXCEEDED'
       | 'PAYLOAD_TOO_LARGE'
       | 'UNSUPPORTED_MEDIA_TYPE'
       | 'RATE_LIMITED'
@@ -518,7 +519,11 @@ export type AppRouter = TRPCBuiltRouter<
       }>;
     };
     tags: {
-      list: TRPCQueryProcedure<{ input: { environment: string }; output: { data: TagRef[] }; meta: object }>;
+      list: TRPCQueryProcedure<{
+        input: { environment: string; limit?: string; nextPageToken?: string };
+        output: { data: TagRef[] } | { data: TagRef[]; pageSize: number; links: { nextPage: null | string } };
+        meta: object;
+      }>;
       create: TRPCMutationProcedure<{
         input: { environment: string; body: { name: string } };
         output: TagRef;
@@ -542,6 +547,11 @@ export type AppRouter = TRPCBuiltRouter<
         meta: object;
       }>;
       ping: TRPCQueryProcedure<{ input: undefined | Record<string, never>; output: undefined; meta: object }>;
+      ready: TRPCQueryProcedure<{
+        input: undefined | Record<string, never>;
+        output: undefined;
+        meta: object;
+      }>;
     };
     idpDomains: {
       get: TRPCQueryProcedure<{ input: { subscriptionId: string }; output: string[]; meta: object }>;
@@ -866,6 +876,7 @@ export type AppRouter = TRPCBuiltRouter<
 export const restRoutes = {
   'info.get': { method: 'GET', path: '/api/v1/info', query: [] },
   'info.ping': { method: 'GET', path: '/api/ping', query: [] },
+  'info.ready': { method: 'GET', path: '/api/ready', query: [] },
   'environments.list': {
     method: 'GET',
     path: '/api/v1/environments',
@@ -989,7 +1000,11 @@ export const restRoutes = {
     path: '/grafx/api/v1/environment/{environment}/templates/{templateId}/tags',
     query: [],
   },
-  'tags.list': { method: 'GET', path: '/grafx/api/v1/environment/{environment}/tags', query: [] },
+  'tags.list': {
+    method: 'GET',
+    path: '/grafx/api/v1/environment/{environment}/tags',
+    query: ['limit', 'nextPageToken'],
+  },
   'tags.create': { method: 'POST', path: '/grafx/api/v1/environment/{environment}/tags', query: [] },
   'tags.rename': { method: 'PUT', path: '/grafx/api/v1/environment/{environment}/tags/{tagId}', query: [] },
   'tags.delete': {
@@ -1049,6 +1064,7 @@ export const errorStatus = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  QUOTA_EXCEEDED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

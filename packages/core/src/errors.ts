@@ -8,6 +8,7 @@ export const errorStatus = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  QUOTA_EXCEEDED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
@@ -80,6 +81,28 @@ export class ConflictError extends ServiceError {
   constructor(message: string) {
     super('CONFLICT', message);
     this.name = 'ConflictError';
+  }
+}
+
+/**
+ * A tenant's quota or an environment's cap is reached (docs/errors.md, "Quotas"): 409 with code `QUOTA_EXCEEDED`,
+ * `errors` naming the quota (`maxTemplates`, `tagsPerEnvironment` …). 409 rather than 403: the caller may do this,
+ * only not now, and removing something makes room again.
+ */
+export class QuotaExceededError extends ServiceError {
+  readonly quota: string;
+  readonly max: number;
+  constructor(quota: string, max: number, what: string) {
+    super(
+      'QUOTA_EXCEEDED',
+      `The ${what} quota is reached: at most ${max}. Delete some first, or raise the quota.`,
+      {
+        errors: { [quota]: [`at most ${max}`] },
+      },
+    );
+    this.name = 'QuotaExceededError';
+    this.quota = quota;
+    this.max = max;
   }
 }
 

@@ -12,6 +12,7 @@ export * from './models/scalars.ts';
 export * from './models/subscription.ts';
 export * from './models/users.ts';
 export * from './problem.ts';
+export * from './prototype-keys.ts';
 export * from './rules/access.ts';
 export * from './rules/auth-allowed.ts';
 export * from './rules/auth-endpoints.ts';

@@ -28,13 +28,20 @@ export const fieldErrors = (
         issue.code === 'unrecognized_keys'
           ? describeUnknownKey(issue.path, String(path[path.length - 1]))
           : issue.message;
-      // Own properties only: a field named `constructor` or `__proto__` must not meet Object.prototype's.
-      const list = Object.hasOwn(out, name) ? (out[name] ?? []) : [];
-      list.push(message);
-      Object.defineProperty(out, name, { value: list, enumerable: true, writable: true, configurable: true });
+      addFieldErrors(out, name, [message]);
     }
   }
   return out;
+};
+
+/**
+ * Appends `messages` under `name`. Own properties only: a field named `constructor`, `toString` or `__proto__`
+ * (any key a client may send) must not meet Object.prototype's member of that name.
+ */
+export const addFieldErrors = (errors: FieldErrors, name: string, messages: readonly string[]): void => {
+  const list = Object.hasOwn(errors, name) ? (errors[name] ?? []) : [];
+  list.push(...messages);
+  Object.defineProperty(errors, name, { value: list, enumerable: true, writable: true, configurable: true });
 };
 
 /** The first failing path and its message, for one-line reports (`subscriptions[0].environments[2].type: ...`). */

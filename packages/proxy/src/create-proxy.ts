@@ -54,6 +54,8 @@ export type ConnectorProxy = {
   invalidateConnector(connectorId: string): void;
   /** The store announced a change of some connector's configuration (any replica): every one is read afresh. */
   configurationChanged(): void;
+  /** Call after deleting a connector: besides `invalidateConnector`, its metric series are removed. */
+  forgetConnector(connectorId: string): void;
   close(): Promise<void>;
 };
 
@@ -97,6 +99,10 @@ export const createProxy = (options: ProxyOptions): ConnectorProxy => {
     tokens,
     invalidateConnector: (connectorId) => loader.invalidate(connectorId),
     configurationChanged: () => loader.invalidateAll(),
+    forgetConnector: (connectorId) => {
+      loader.invalidate(connectorId);
+      metrics.forgetConnector(connectorId);
+    },
     async close() {
       await tokens.clear();
       await Promise.all([targetAgent.close(), tokenAgent.close()]);

@@ -20,7 +20,12 @@
  */
 export type { AuthConfig, OAuthConfig } from './auth-config.ts';
 export { type ConnectorProxy, createProxy, type ProxyOptions } from './create-proxy.ts';
-export { metricsWithoutConnectors } from './metrics.ts';
+export {
+  createProxyMetrics,
+  MAX_CONNECTOR_SERIES,
+  metricsWithoutConnectors,
+  type ProxyMetrics,
+} from './metrics.ts';
 export { isPublicAddress } from './net/address-policy.ts';
 export type { ProxyRequestContext } from './proxy/handle-proxy-request.ts';
 export type {

@@ -7,6 +7,7 @@ export { type LoggableError, loggableError } from './loggable-error.ts';
 export { migrate, migrationsFolder } from './migrate.ts';
 export { type OpenDatabaseOptions, openDatabase } from './open-database.ts';
 export { DEFAULT_POSTGRES_TIMEOUTS, type PostgresTimeouts } from './postgres-availability.ts';
+export { ensurePrivateDir } from './private-files.ts';
 export { queryRows } from './query-rows.ts';
 export { ingestRenderEvents, type RenderEventInput } from './renders/ingest-render-events.ts';
 export * from './repos/admin/index.ts';

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -7,6 +6,7 @@ import { CHANGES_CHANNEL } from './change-channel.ts';
 import { createKeyMutex } from './key-mutex.ts';
 import { copyPgliteTemplate } from './pglite-template.ts';
 import { connectFailure, DEFAULT_POSTGRES_TIMEOUTS, type PostgresTimeouts } from './postgres-availability.ts';
+import { ensurePrivateDir, restrictTree } from './private-files.ts';
 import * as schema from './schema/index.ts';
 import type { ChangeWatch, Database, Db } from './types.ts';
 
@@ -110,11 +110,14 @@ const listenPglite = async (
 
 const openPglite = async (dataDir: string, fromTemplate: boolean): Promise<Database> => {
   const dir = join(dataDir, 'pglite');
-  await mkdir(dataDir, { recursive: true });
+  // Users, e-mails and sealed secrets live in these files: owner-only, including a folder made before this rule.
+  await ensurePrivateDir(dataDir);
   if (fromTemplate) copyPgliteTemplate(dir);
-  await mkdir(dir, { recursive: true });
+  await ensurePrivateDir(dir);
   const client = new PGlite(dir);
   await client.waitReady;
+  // After start: PGlite has rewritten its relation cache files (0644) by then.
+  await restrictTree(dir);
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   const lock = createKeyMutex();
   return {

@@ -7,6 +7,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { migrationsFolder } from './migrate.ts';
 import { pgliteVersion, storePackageDir } from './package-dir.ts';
+import { restrictTree } from './private-files.ts';
 
 /**
  * A new embedded database starts as a copy of a migrated template that the package's build makes
@@ -62,6 +63,7 @@ export const buildPgliteTemplate = async (): Promise<'current' | 'built'> => {
   } finally {
     await client.close();
   }
+  await restrictTree(templateDir);
   await writeFile(stampFile, currentStamp());
   return 'built';
 };

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { migrate, migrationsFolder } from './migrate.ts';
 import { openDatabase } from './open-database.ts';
+import { restrictTree } from './private-files.ts';
 import type { Database } from './types.ts';
 
 /**
@@ -80,11 +81,17 @@ const announce = (backend: TestBackend) => {
 let pgliteTemplate: Promise<string> | undefined;
 const buildPgliteTemplate = async (): Promise<string> => {
   const target = join(tmpdir(), `platform-store-pglite-${await migrationsHash()}`);
-  if (existsSync(join(target, 'pglite', 'PG_VERSION'))) return target;
+  if (existsSync(join(target, 'pglite', 'PG_VERSION'))) {
+    // One an earlier version left readable to others is closed before its next copy.
+    await restrictTree(join(target, 'pglite'));
+    return target;
+  }
   const staging = await mkdtemp(join(tmpdir(), 'platform-store-pglite-staging-'));
   const database = await openDatabase({ dataDir: staging });
   await migrate(database);
   await database.close();
+  // Like every embedded database: what the migrations added is closed to other users before it is copied.
+  await restrictTree(join(staging, 'pglite'));
   try {
     // Parallel test processes may race to build it; the first rename wins and the others use its result.
     await rename(staging, target);
@@ -92,6 +99,12 @@ const buildPgliteTemplate = async (): Promise<string> => {
     await rm(staging, { recursive: true, force: true });
   }
   return target;
+};
+
+/** The migrated PGlite folder this process's fresh embedded databases are copied from (built on first use). */
+export const pgliteTestTemplate = (): Promise<string> => {
+  pgliteTemplate ??= buildPgliteTemplate();
+  return pgliteTemplate;
 };
 
 const pgliteBackend = (): TestBackend => {
@@ -102,8 +115,7 @@ const pgliteBackend = (): TestBackend => {
       announce(backend);
       const dataDir = await mkdtemp(join(tmpdir(), 'store-test-'));
       if (options.migrated !== false) {
-        pgliteTemplate ??= buildPgliteTemplate();
-        await cp(join(await pgliteTemplate, 'pglite'), join(dataDir, 'pglite'), { recursive: true });
+        await cp(join(await pgliteTestTemplate(), 'pglite'), join(dataDir, 'pglite'), { recursive: true });
       }
       // Unmigrated means empty: not the migrated template a new embedded database otherwise starts from.
       const database = await openDatabase({ dataDir, fromTemplate: options.migrated !== false });

@@ -26,6 +26,7 @@ const backends = await testBackends();
 
 type Parameter = { name: string; in: 'path' | 'query' | 'header'; required?: boolean; schema: Schema };
 type Operation = {
+  operationId: string;
   method: string;
   path: string;
   parameters: Parameter[];
@@ -39,6 +40,7 @@ type Document = {
       string,
       {
         parameters?: Parameter[];
+        operationId: string;
         requestBody?: { content: Record<string, { schema: Schema }> };
         responses: Record<string, unknown>;
       }
@@ -78,6 +80,29 @@ type Generated = RawRequest & { caller: string };
 /** 16 MiB of JSON whitespace in 16 KiB of gzip: over every limit but the import's once decoded. */
 const COMPRESSED_BOMB = gzipSync(Buffer.alloc(16 * MiB, 0x20), { level: 9 });
 
+/** 655,000 `{"a":1}` objects: 5 MiB of tiny values in 8 KB of gzip (each body's value limit stops it). */
+const MANY_SMALL_NODES = gzipSync(`{"name":"n","content":[${Array(655_000).fill('{"a":1}').join(',')}]}`, {
+  level: 9,
+});
+
+/** Page tokens carrying U+0000 or a lone surrogate once the server decodes them (base64url of JSON). */
+const CRAFTED_PAGE_TOKENS = [
+  '["a\\u0000b","00000000-0000-4000-8000-000000000000"]',
+  '["\\ud800","00000000-0000-4000-8000-000000000000"]',
+  '["\\u0000",{"toString":null}]',
+  '{"__proto__":null}',
+].map((json) => Buffer.from(json).toString('base64url'));
+
+/** Bodies with object-prototype keys, numbers JavaScript cannot keep, and tiny values by the hundred thousand. */
+const CRAFTED_BODIES = [
+  '{"constructor":{"a":1},"toString":null,"valueOf":1,"hasOwnProperty":"x","name":"n"}',
+  '{"name":"n","content":{"deep":{"__proto__":{"polluted":true}}}}',
+  '{"name":"n","content":{"x":1e400}}',
+  '{"name":"n","content":[12345678901234567890,-1e-400]}',
+  '{"usage":"browser","key":"X","value":"v","__proto__":{"a":1}}',
+  `{"name":"n","content":[${'1,'.repeat(40_000)}1e999]}`,
+];
+
 const HTTP_METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
 
 /** The operation table's operations; the proxy's path item is fuzzed on its own, below, with its own headers. */
@@ -86,6 +111,7 @@ const operationsOf = (document: Document): Operation[] =>
     Object.entries(methods)
       .filter(([method]) => HTTP_METHODS.has(method) && !path.endsWith('/proxy'))
       .map(([method, op]) => ({
+        operationId: op.operationId,
         method: method.toUpperCase(),
         path,
         parameters: op.parameters ?? [],
@@ -121,6 +147,7 @@ const requestArbitrary = (
     );
   const queryValue = (p: Parameter) =>
     fc.oneof(
+      { weight: p.name === 'nextPageToken' ? 4 : 0, arbitrary: fc.constantFrom(...CRAFTED_PAGE_TOKENS) },
       { weight: 5, arbitrary: knownOf(p).length ? fc.constantFrom(...knownOf(p)) : fc.constant('1') },
       {
         weight: 2,
@@ -218,6 +245,13 @@ const requestArbitrary = (
         { body: `[${'['.repeat(5000)}${']'.repeat(5000)}]`, contentType: 'application/json' },
         { body: '{"__proto__":{"isAdmin":true}}', contentType: 'application/json' },
         { body: '1e999999', contentType: 'application/json' },
+      ),
+    },
+    {
+      weight: op.body ? 2 : 0,
+      arbitrary: fc.oneof(
+        fc.constantFrom(...CRAFTED_BODIES).map((body) => ({ body, contentType: 'application/json' })),
+        fc.constant({ body: MANY_SMALL_NODES, contentType: 'application/json', contentEncoding: 'gzip' }),
       ),
     },
   );
@@ -443,6 +477,45 @@ describe.each(backends)('fuzz: every documented operation on $name', (backend) =
     expect(report(findings)).toEqual([]);
     // Every operation was reached at all.
     expect(operations.filter((op) => !statuses.has(`${op.method} ${op.path}`))).toEqual([]);
+  }, 120_000);
+
+  it('answers every tRPC procedure given object-valued parameters, prototype keys and huge numbers, never a 5xx', async () => {
+    const token = tokens.get('owner rw');
+    const failures: string[] = [];
+    const object = { toString: null, valueOf: null };
+    for (const op of operations) {
+      const names = op.parameters.filter((p) => p.in !== 'header').map((p) => p.name);
+      const valid = Object.fromEntries(names.map((name) => [name, known[name]?.[0] ?? 'x']));
+      const inputs: unknown[] = [
+        ...names.map((name) => ({ ...valid, [name]: object })),
+        ...names.map((name) => ({ ...valid, [name]: [object] })),
+        ...CRAFTED_PAGE_TOKENS.map((nextPageToken) => ({ ...valid, nextPageToken })),
+        ...(op.body ? CRAFTED_BODIES.map((body) => `{"body":${body},"environment":"acme-prod"}`) : []),
+      ];
+      for (const input of inputs) {
+        const text = typeof input === 'string' ? input : JSON.stringify(input);
+        const path = `/trpc/${op.operationId}`;
+        const reply =
+          op.method === 'GET'
+            ? await sendRaw(s.tp.url, {
+                method: 'GET',
+                path: `${path}?input=${encodeURIComponent(text)}`,
+                headers: { authorization: token! },
+              })
+            : await sendRaw(s.tp.url, {
+                method: 'POST',
+                path,
+                headers: { authorization: token!, 'content-type': 'application/json' },
+                body: text,
+              });
+        if (reply && reply.status >= 500 && !op.statuses.includes(reply.status)) {
+          failures.push(
+            `${reply.status} ${op.operationId} ${text.slice(0, 120)} ${reply.body.toString().slice(0, 200)}`,
+          );
+        }
+      }
+    }
+    expect(failures).toEqual([]);
   }, 120_000);
 
   it('answers hostile requests to the connector proxy route within the contract', async () => {

@@ -2,6 +2,9 @@ import type { RequestHandler, Response } from 'express';
 import { Counter, collectDefaultMetrics, Histogram, type Registry } from 'prom-client';
 import type { RequestLocals } from '../rest/context.ts';
 
+/** A status outside 100–599 (a proxied target's 600–999) is `other`: no peer adds series by inventing statuses. */
+const statusLabel = (status: number) => (status >= 100 && status <= 599 ? String(status) : 'other');
+
 /** Request counts and latency by route template and status: templates keep label cardinality bounded. */
 export const httpMetrics = (registry: Registry): RequestHandler => {
   collectDefaultMetrics({ register: registry });
@@ -25,7 +28,7 @@ export const httpMetrics = (registry: Registry): RequestHandler => {
     const key = `${method} ${route} ${status}`;
     let bound = children.get(key);
     if (!bound) {
-      const labels = { method, route, status: String(status) };
+      const labels = { method, route, status: statusLabel(status) };
       const counter = requests.labels(labels);
       const histogram = duration.labels(labels);
       bound = { count: () => counter.inc(), observe: (seconds) => histogram.observe(seconds) };

@@ -310,6 +310,8 @@ export const adminOperations = [
     body: RenderEventBatch,
     // 10,000 events (the documented maximum) are about 1 MB of JSON: such a batch is judged by its count, not by 413.
     bodyLimit: 8 * 1024 * 1024,
+    // 10,000 events of up to six fields each, with room to spare: the count is the documented limit.
+    bodyValueLimit: 200_000,
     response: z.strictObject({ accepted: z.int32() }).meta({ id: 'RenderEventsAccepted' }),
     status: 202,
     errors: [400],
@@ -331,6 +333,8 @@ export const adminOperations = [
     bodyDescription: 'A data file (docs/data-file.md); every top-level key is optional.',
     // Data files carry render history.
     bodyLimit: 256 * 1024 * 1024,
+    // Bounded by its bytes: an operator's import is parsed a chunk and checked a slice of events per turn.
+    bodyValueLimit: Number.POSITIVE_INFINITY,
     response: ImportSummary,
     status: 200,
     errors: [400],

@@ -23,6 +23,7 @@ import {
   TagBody,
   TagRef,
   TEMPLATE_CONTENT_MAX_BYTES,
+  TEMPLATE_CONTENT_MAX_VALUES,
   Template,
   TemplateContent,
   TemplatePage,
@@ -114,6 +115,11 @@ const templateQuery = z.object({
     .describe('Opaque token from links.nextPage of the previous page.'),
 });
 
+const tagQuery = z.object({
+  limit: templateQuery.shape.limit.describe('Page size, 1 to 100; default 100. Given: the answer is a page.'),
+  nextPageToken: templateQuery.shape.nextPageToken,
+});
+
 const read = { access: 'platform:read', malformedParams: 404 } as const;
 const write = { access: 'platform:write', malformedParams: 404 } as const;
 
@@ -161,7 +167,7 @@ export const environmentOperations = [
     body: PublishConnectorBody,
     response: Connector,
     status: 201,
-    errors: [400, 404],
+    errors: [400, 404, 409],
     service: publishConnector,
   }),
   defineOperation({
@@ -335,9 +341,10 @@ export const environmentOperations = [
     params: environmentParams,
     body: CreateTemplateBody,
     bodyLimit: templateBodyLimit,
+    bodyValueLimit: TEMPLATE_CONTENT_MAX_VALUES,
     response: Template,
     status: 201,
-    errors: [400, 404],
+    errors: [400, 404, 409],
     service: createTemplate,
   }),
   defineOperation({
@@ -381,6 +388,7 @@ export const environmentOperations = [
     params: templateParams,
     body: UpdateTemplateBody,
     bodyLimit: templateBodyLimit,
+    bodyValueLimit: TEMPLATE_CONTENT_MAX_VALUES,
     response: Template,
     status: 200,
     errors: [400, 404],
@@ -419,14 +427,25 @@ export const environmentOperations = [
     id: 'tags.list',
     method: 'GET',
     path: `${BASE}/tags`,
-    summary: "The environment's tags, by name",
-    description: 'Every tag of the environment, by name.',
+    summary: "The environment's tags, by name; paged when asked",
+    description:
+      'Every tag of the environment, by name (code-point order of the lower-case name, then id): `{data}`, at most 1,000 tags. With `limit` or `nextPageToken` a page at a time, as templates are listed: `{data, pageSize, links: {nextPage}}`.',
     tag: 'Tags',
     ...read,
     params: environmentParams,
-    response: z.strictObject({ data: z.array(TagRef) }).meta({ id: 'TagList' }),
+    query: tagQuery,
+    response: z
+      .union([
+        z.strictObject({ data: z.array(TagRef) }),
+        z.strictObject({
+          data: z.array(TagRef),
+          pageSize: z.int(),
+          links: z.strictObject({ nextPage: z.string().nullable() }),
+        }),
+      ])
+      .meta({ id: 'TagList' }),
     status: 200,
-    errors: [404],
+    errors: [400, 404],
     service: listTags,
   }),
   defineOperation({
@@ -505,7 +524,7 @@ export const environmentOperations = [
     body: MediaBody,
     response: Media,
     status: 201,
-    errors: [400, 404],
+    errors: [400, 404, 409],
     service: createMedia,
   }),
   defineOperation({
@@ -552,7 +571,7 @@ export const environmentOperations = [
     body: MediaBody,
     response: Media,
     status: 201,
-    errors: [400, 404],
+    errors: [400, 404, 409],
     service: createExternalMedia,
   }),
   defineOperation({
@@ -584,7 +603,7 @@ export const environmentOperations = [
     body: SubjectTypesUpdateBody,
     response: MediaSubjectTypes,
     status: 200,
-    errors: [400, 404],
+    errors: [400, 404, 409],
     service: updateExternalMediaSubjectTypes,
   }),
 ] as const;

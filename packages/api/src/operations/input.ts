@@ -1,4 +1,12 @@
-import { fieldErrors, malformedTextErrors, NotFoundError, ValidationError } from '@platform/core';
+import {
+  addFieldErrors,
+  type FieldErrors,
+  fieldErrors,
+  malformedTextErrors,
+  NotFoundError,
+  prototypeKeyErrors,
+  ValidationError,
+} from '@platform/core';
 import { z } from 'zod';
 import type { AnyOperation } from './operation.ts';
 
@@ -16,8 +24,9 @@ const bodyNames = (errors: Record<string, string[]>) =>
   Object.fromEntries(Object.entries(errors).map(([k, v]) => [k.startsWith('[') ? `body${k}` : k, v]));
 
 /**
- * U+0000 and unpaired surrogates in any path parameter, query value or body string (keys included) → 400 naming
- * each (docs/errors.md): one rule for every operation of every transport, before the operation's own schema.
+ * U+0000 and unpaired surrogates in any path parameter, query value or body string (keys included), then a body
+ * key `__proto__` anywhere → 400 naming each (docs/errors.md): one rule for every operation of every transport,
+ * before the operation's own schema.
  */
 const rejectMalformedText = (raw: RawRequest) => {
   const params = malformedTextErrors(raw.params);
@@ -31,6 +40,34 @@ const rejectMalformedText = (raw: RawRequest) => {
       errors,
     );
   }
+  const prototypeKeys = raw.hasBody && !raw.bodyTextChecked ? bodyNames(prototypeKeyErrors(raw.body)) : {};
+  if (Object.keys(prototypeKeys).length > 0) {
+    throw new ValidationError(
+      `A key named __proto__ is not accepted: check ${Object.keys(prototypeKeys).join(', ')}.`,
+      prototypeKeys,
+    );
+  }
+};
+
+const isScalar = (value: unknown) => value === null || typeof value !== 'object';
+
+/**
+ * A path or query parameter is a string (a number or boolean from a typed tRPC client), or, for a query key given
+ * twice, a list of them. An object (`{"toString":null}` over tRPC) is refused by name before any schema or message
+ * converts it to text, which would call the object's own `toString`/`valueOf`.
+ */
+const rejectObjectParameters = (raw: RawRequest) => {
+  const errors: FieldErrors = {};
+  for (const values of [raw.params, raw.query]) {
+    for (const [name, value] of Object.entries(values)) {
+      if (isScalar(value) || (Array.isArray(value) && value.every(isScalar))) continue;
+      addFieldErrors(errors, name, ['must be a single value (a string), not an object or nested list']);
+    }
+  }
+  const names = Object.keys(errors);
+  if (names.length > 0) {
+    throw new ValidationError(`The parameter ${names.join(', ')} must be a single value.`, errors);
+  }
 };
 
 /**
@@ -38,6 +75,7 @@ const rejectMalformedText = (raw: RawRequest) => {
  * query and body apart) and tRPC (one input object split the same way), so both transports reject the same inputs.
  */
 export const parseInput = (operation: AnyOperation, raw: RawRequest): Record<string, unknown> => {
+  rejectObjectParameters(raw);
   rejectMalformedText(raw);
   const input: Record<string, unknown> = {};
   if (operation.params) {

@@ -37,6 +37,8 @@ export type Operation<I = unknown, O = unknown> = {
   readonly body?: z.ZodType;
   /** Largest JSON body accepted, in bytes; default 1 MiB (docs/errors.md: over it, 413). */
   readonly bodyLimit?: number;
+  /** Most JSON values (keys included) a body may hold; default 100,000 (docs/errors.md: over it, 413). */
+  readonly bodyValueLimit?: number;
   readonly bodyDescription?: string;
   /**
    * The body as the document states it, when the service parses the body itself to name every problem its own way

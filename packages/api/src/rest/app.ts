@@ -1,18 +1,19 @@
 import { parse } from 'node:querystring';
 import { NotFoundError, ServiceError, ValidationError } from '@platform/core';
-import { loggableError } from '@platform/store';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
 import { httpMetrics } from '../observability/metrics.ts';
 import { requestLog } from '../observability/request-log.ts';
+import { logUnexpectedError } from '../observability/unexpected-error.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { countTrpcCalls } from '../trpc/batch.ts';
 import { trpcErrorEnvelope } from '../trpc/error-envelope.ts';
+import { bodyBudget } from './body-budget.ts';
 import { closeIfBodyUnread } from './close-unread.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
 import { identify } from './identify.ts';
 import { pathMatcher } from './paths.ts';
-import { classify, isUnavailable, sendProblem } from './problem-response.ts';
+import { sendProblem } from './problem-response.ts';
 import { rateLimit } from './rate-limit.ts';
 import { restRoutes } from './routes.ts';
 import { traceIdOf } from './trace.ts';
@@ -54,6 +55,7 @@ export const createApp = (options: AppOptions): Express => {
   app.use(identify(deps.verifier));
   app.use('/trpc', countTrpcCalls);
   app.use(rateLimit(options.rateLimitPerSecond, deps.verifier.issuer, options.replicas));
+  app.use(bodyBudget(options.rateLimitPerSecond > 0, deps.verifier.issuer));
   options.mountRaw?.(app);
   const known = operations.map((op) => ({ matcher: pathMatcher(op.path), method: op.method, path: op.path }));
   const unrouted: RequestHandler = (req, res, next) => {
@@ -90,7 +92,7 @@ export const createApp = (options: AppOptions): Express => {
     }
     closeIfBodyUnread(req, res);
     const procedure = /^\/trpc\/([^,?/]+)$/.exec(req.path)?.[1];
-    const outcome = sendProblem(
+    sendProblem(
       res,
       locals.traceId,
       mapped,
@@ -98,16 +100,7 @@ export const createApp = (options: AppOptions): Express => {
         ? (problemStatus) => trpcErrorEnvelope(procedure, problemStatus, locals.traceId)
         : undefined,
     );
-    // A database that does not answer is expected from time to time (docs/configuration.md): the request line says
-    // 503, and a stack per refused request would only slow the server down while it lasts.
-    if (
-      outcome.status >= 500 &&
-      classify(mapped).status === outcome.status &&
-      !(mapped instanceof ServiceError) &&
-      !isUnavailable(mapped)
-    ) {
-      deps.log.error({ traceId: locals.traceId, err: loggableError(mapped) }, 'unexpected error');
-    }
+    logUnexpectedError(deps.log, locals.traceId, mapped);
   }) satisfies ErrorRequestHandler);
   return app;
 };

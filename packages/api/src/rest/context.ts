@@ -16,6 +16,7 @@ export type AppDeps = {
   readonly publicUrl: string;
   readonly authorizationCode?: AuthorizationCodeFlow | undefined;
   readonly connectorChanged?: ((connectorId: string) => void) | undefined;
+  readonly connectorDeleted?: ((connectorId: string) => void) | undefined;
   /** A client that stops sending in the middle of a request body is cut off after this long (docs/configuration.md). */
   readonly idleTimeoutMs?: number | undefined;
   /** PROXY_ALLOW_PRIVATE_NETWORKS: plain http token and authorization endpoints are accepted too. */
@@ -34,6 +35,8 @@ export type RequestLocals = {
   /** Set for every request before any route runs (identify.ts). */
   identity?: Identity;
   caller?: Caller;
+  /** Charges decoded body bytes to the caller's budget; throws 429 when it is spent (body-budget.ts). */
+  chargeBody?: (bytes: number) => void;
   route?: string;
   /** Calls a tRPC request holds (a batch holds several); each counts for the rate limit and logs its own line. */
   calls?: number;
@@ -56,6 +59,7 @@ export const serviceContext = (deps: AppDeps, caller: Caller, traceId: string): 
   publicUrl: deps.publicUrl,
   authorizationCode: deps.authorizationCode,
   connectorChanged: deps.connectorChanged,
+  connectorDeleted: deps.connectorDeleted,
   allowPrivateNetworks: deps.allowPrivateNetworks ?? false,
   draining: deps.draining,
 });

@@ -5,6 +5,7 @@ import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
 import type { DevIssuer } from '../auth/dev-issuer.ts';
+import { logUnexpectedError } from '../observability/unexpected-error.ts';
 import { openApiDocument, withServers } from '../openapi/document.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { admitTrpc } from '../trpc/admit.ts';
@@ -69,6 +70,12 @@ export const mountDocuments = (
     createExpressMiddleware({
       router,
       maxBodySize: DEFAULT_BODY_LIMIT,
+      // A procedure's unexpected failure is logged with its cause (what the service threw), as REST logs it.
+      onError: ({ error, ctx }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR' || error.code === 'SERVICE_UNAVAILABLE') {
+          logUnexpectedError(options.deps.log, ctx?.traceId, error.cause ?? error);
+        }
+      },
       createContext: ({ res }) => {
         const locals = res.locals as RequestLocals;
         locals.callLog = [];

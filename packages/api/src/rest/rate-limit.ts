@@ -1,9 +1,15 @@
 import { ServiceError } from '@platform/core';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { RequestLocals } from './context.ts';
 
 type Bucket = { tokens: number; at: number };
+
+/** Who a request counts against: a verified token's issuer and subject, else the client's address. */
+export const callerKey = (req: Request, locals: RequestLocals, issuer: string): string => {
+  const userId = locals.identity?.caller?.userId;
+  return userId === undefined ? `a ${req.ip ?? 'unknown'}` : `u ${issuer} ${userId}`;
+};
 
 /**
  * Token bucket per caller (docs/configuration.md): `perSecond` sustained, bursts of twice that. A verified token
@@ -24,8 +30,7 @@ export const rateLimit = (
   const buckets = new LRUCache<string, Bucket>({ max: 100_000 });
   return (req, res, next) => {
     const locals = res.locals as RequestLocals;
-    const userId = locals.identity?.caller?.userId;
-    const key = userId === undefined ? `a ${req.ip ?? 'unknown'}` : `u ${issuer} ${userId}`;
+    const key = callerKey(req, locals, issuer);
     const cost = locals.calls ?? 1;
     const rate = perSecond / replicas();
     const capacity = rate * 2;

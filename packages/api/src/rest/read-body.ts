@@ -2,20 +2,40 @@ import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { ServiceError, ValidationError } from '@platform/core';
-import { JSONParser } from '@streamparser/json';
+import { createBoundedParser, type JsonLimits, NotJsonError } from './bounded-json.ts';
+import { inParseTurn } from './parse-turns.ts';
 
-/** Bodies up to this size are parsed in one `JSON.parse` (a few milliseconds); larger ones chunk by chunk. */
-const PARSE_AT_ONCE = 1024 * 1024;
+/**
+ * Bodies up to this size are parsed in one `JSON.parse` (well under a millisecond, and at most some 32,000 values);
+ * larger ones chunk by chunk, one chunk per turn of the event loop, under the operation's value and depth limits.
+ */
+const PARSE_AT_ONCE = 64 * 1024;
 
-/** `\u0000` or a `\uD800`–`\uDFFF` escape: the only ways JSON text can carry U+0000 or a lone surrogate. */
-const SUSPECT_ESCAPE = /\\u(?:0000|d[89a-f])/i;
+/** An exponent or 16 digits in a row: the only ways JSON text can spell a number JavaScript cannot keep. */
+const SUSPECT_NUMBER = /[eE][+-]?\d|\d{16}/;
+
+export type ReadBodyOptions = {
+  /** Largest body in bytes, counted after decoding (413 above). */
+  readonly limit: number;
+  /** A body that stalls this long is cut off. */
+  readonly idleMs: number;
+  readonly json: JsonLimits;
+  /** Charged with every decoded chunk; throws (429) when the caller's budget of decoded bytes is spent. */
+  readonly charge?: ((bytes: number) => void) | undefined;
+};
+
+/**
+ * `\u0000` or a `\uD800`–`\uDFFF` escape, the only ways JSON text can carry U+0000 or a lone surrogate; and
+ * `__proto__`, literally or with one of its letters escaped, the only ways it can hold that key.
+ */
+const SUSPECT_ESCAPE = /\\u(?:0000|d[89a-f]|00(?:5f|6f|70|72|74))|__proto__/i;
 
 export type JsonBody =
   | { readonly present: false }
   | {
       readonly present: true;
       readonly value: unknown;
-      /** False when the raw text holds no escape that could spell U+0000 or a surrogate: nothing to walk. */
+      /** False when the raw text can spell neither U+0000, a surrogate nor a `__proto__` key: nothing to walk. */
       readonly mayHoldMalformedText: boolean;
     };
 
@@ -41,7 +61,8 @@ export const bodyUnread = (req: IncomingMessage): boolean => !req.complete;
  * turn of the event loop, so that no body holds the process for long. A request without a JSON content type has
  * no body for the operation (`present: false`) and is left unread.
  */
-export const readJsonBody = (req: IncomingMessage, limit: number, idleMs: number): Promise<JsonBody> => {
+export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Promise<JsonBody> => {
+  const { limit, idleMs } = options;
   const contentType = req.headers['content-type'];
   // As Express's JSON parser judged it: a declared length (0 included) or chunked framing means a body.
   const length = req.headers['content-length'];
@@ -74,8 +95,10 @@ export const readJsonBody = (req: IncomingMessage, limit: number, idleMs: number
     let raw = 0;
     let tail = '';
     let suspect = false;
-    let streaming: JSONParser | undefined;
-    let parsed: { value: unknown } | undefined;
+    let streaming: ReturnType<typeof createBoundedParser> | undefined;
+    /** A chunk waits for its parse turn; the end, when it comes meanwhile, is handled after it. */
+    let parsing = false;
+    let ended = false;
     let settled = false;
     let idle: NodeJS.Timeout | undefined;
 
@@ -112,53 +135,57 @@ export const readJsonBody = (req: IncomingMessage, limit: number, idleMs: number
       touch();
       if (raw > limit) finish(tooLarge(limit));
     };
-    const startStreaming = () => {
-      const parser = new JSONParser({ paths: ['$'], keepStack: false });
-      parser.onValue = ({ value }) => {
-        parsed = { value };
-      };
-      parser.onError = (error) => finish(notJson(error));
-      for (const chunk of chunks) parser.write(chunk);
-      chunks.length = 0;
-      return parser;
-    };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
         finish(tooLarge(limit));
         return;
       }
+      try {
+        options.charge?.(chunk.length);
+      } catch (error) {
+        finish(error);
+        return;
+      }
       // Escapes may straddle two chunks: the end of the previous one is kept and scanned again.
       const text = tail + chunk.toString('latin1');
       if (!suspect && SUSPECT_ESCAPE.test(text)) suspect = true;
-      tail = text.slice(-5);
+      tail = text.slice(-8);
       if (!streaming) {
         chunks.push(chunk);
-        if (size > PARSE_AT_ONCE) streaming = startStreaming();
-        return;
+        if (size <= PARSE_AT_ONCE) return;
+        streaming = createBoundedParser(options.json);
       }
-      streaming.write(chunk);
-      // One chunk per turn of the event loop: other requests are answered between two chunks.
+      const parser = streaming;
+      const pending = chunks.splice(0);
+      if (pending.length === 0) pending.push(chunk);
+      // Parsed in the shared turns of parse-turns.ts, the source paused meanwhile: other requests are answered
+      // between two chunks, however many bodies stream at once.
       source.pause();
-      setImmediate(() => {
-        if (!settled) source.resume();
+      parsing = true;
+      inParseTurn(() => {
+        parsing = false;
+        if (settled) return;
+        try {
+          for (const held of pending) parser.write(held);
+        } catch (error) {
+          finish(asBodyError(error));
+          return;
+        }
+        // The source may have ended while its last chunk waited for its turn.
+        if (ended) onEnd();
+        else source.resume();
       });
     };
     const onEnd = () => {
+      ended = true;
+      if (parsing) return;
       if (streaming) {
-        if (!settled && !streaming.isEnded) {
-          try {
-            streaming.end();
-          } catch (error) {
-            finish(notJson(error));
-            return;
-          }
+        try {
+          finish(undefined, { present: true, value: streaming.end(), mayHoldMalformedText: suspect });
+        } catch (error) {
+          finish(asBodyError(error));
         }
-        if (!parsed) {
-          finish(notJson());
-          return;
-        }
-        finish(undefined, { present: true, value: parsed.value, mayHoldMalformedText: suspect });
         return;
       }
       const text = Buffer.concat(chunks, size).toString('utf8');
@@ -168,9 +195,13 @@ export const readJsonBody = (req: IncomingMessage, limit: number, idleMs: number
         return;
       }
       try {
-        finish(undefined, { present: true, value: JSON.parse(text), mayHoldMalformedText: suspect });
+        finish(undefined, {
+          present: true,
+          value: parseAtOnce(text, options.json),
+          mayHoldMalformedText: suspect,
+        });
       } catch (error) {
-        finish(notJson(error));
+        finish(asBodyError(error));
       }
     };
     // Errors of the source are the decoder's when there is one (the data is not what its encoding says).
@@ -204,5 +235,20 @@ const tooLarge = (limit: number) =>
     `The request body is larger than the ${limit} bytes this endpoint accepts.`,
   );
 
-const notJson = (_cause?: unknown) =>
+const notJson = () =>
   new ValidationError('The request body is not valid JSON.', { body: ['not valid JSON'] });
+
+/** The limits' own errors as they are; anything else the parser throws means the text is not JSON. */
+const asBodyError = (error: unknown) =>
+  error instanceof ServiceError && !(error instanceof NotJsonError) ? error : notJson();
+
+/**
+ * A small body in one `JSON.parse`; one whose text could spell a number JavaScript cannot keep goes through the
+ * bounded parser, which sees each number's text (JSON.parse would turn `1e400` into Infinity without a word).
+ */
+const parseAtOnce = (text: string, limits: JsonLimits): unknown => {
+  if (!SUSPECT_NUMBER.test(text)) return JSON.parse(text);
+  const parser = createBoundedParser(limits);
+  parser.write(text);
+  return parser.end();
+};

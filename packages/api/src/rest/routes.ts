@@ -1,3 +1,4 @@
+import { TEMPLATE_CONTENT_MAX_DEPTH } from '@platform/core';
 import { Router } from 'express';
 import { authorize } from '../operations/authorize.ts';
 import { parseInput } from '../operations/input.ts';
@@ -6,10 +7,23 @@ import { runOperation } from '../operations/run.ts';
 import type { HtmlPage } from '../services/authorization-code/redirect-page.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
 import { expressPath } from './paths.ts';
-import { readJsonBody } from './read-body.ts';
+import { type ReadBodyOptions, readJsonBody } from './read-body.ts';
 import { sendJson } from './send-json.ts';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export const DEFAULT_BODY_VALUES = 100_000;
+
+/** How a request body of `operation` is read: its byte, value and depth limits, charged to the caller's budget. */
+export const bodyReading = (
+  operation: AnyOperation | undefined,
+  locals: RequestLocals,
+  idleMs: number,
+): ReadBodyOptions => ({
+  limit: operation?.bodyLimit ?? DEFAULT_BODY_LIMIT,
+  idleMs,
+  json: { maxValues: operation?.bodyValueLimit ?? DEFAULT_BODY_VALUES, maxDepth: TEMPLATE_CONTENT_MAX_DEPTH },
+  charge: operation?.operatorOnly ? undefined : locals.chargeBody,
+});
 export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 
 /**
@@ -21,13 +35,14 @@ export const restRoutes = (deps: AppDeps, operations: readonly AnyOperation[]): 
   const idleMs = deps.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   for (const operation of operations) {
     const method = operation.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    const limit = operation.bodyLimit ?? DEFAULT_BODY_LIMIT;
     router[method](expressPath(operation.path), async (req, res) => {
       const locals = res.locals as RequestLocals;
       locals.route = operation.path;
       const caller = authorize(operation, locals.identity);
       locals.caller = caller;
-      const body = operation.body ? await readJsonBody(req, limit, idleMs) : undefined;
+      const body = operation.body
+        ? await readJsonBody(req, bodyReading(operation, locals, idleMs))
+        : undefined;
       const input = parseInput(operation, {
         params: req.params,
         query: req.query as Record<string, unknown>,

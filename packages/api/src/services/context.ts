@@ -52,6 +52,8 @@ export type ServiceContext = {
   readonly authorizationCode?: AuthorizationCodeFlow | undefined;
   /** Tells the composed connector proxy that a connector's configuration changed, so its cache drops it now. */
   readonly connectorChanged?: ((connectorId: string) => void) | undefined;
+  /** As `connectorChanged`, for a deleted connector: the proxy also removes its metric series. */
+  readonly connectorDeleted?: ((connectorId: string) => void) | undefined;
   /** PROXY_ALLOW_PRIVATE_NETWORKS (docs/configuration.md): plain http token and authorization endpoints are accepted. */
   readonly allowPrivateNetworks?: boolean | undefined;
   /** True once the server is shutting down (SIGTERM): the readiness route answers 503 (docs/deployment.md). */

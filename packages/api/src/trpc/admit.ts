@@ -5,6 +5,7 @@ import type { AnyOperation } from '../operations/operation.ts';
 import { closeIfBodyUnread } from '../rest/close-unread.ts';
 import type { RequestLocals } from '../rest/context.ts';
 import { readJsonBody } from '../rest/read-body.ts';
+import { bodyReading } from '../rest/routes.ts';
 import { trpcProcedures } from './batch.ts';
 
 /**
@@ -64,7 +65,7 @@ export const admitTrpc = (
       );
       return;
     }
-    const body = await readJsonBody(req, limit, idleMs);
+    const body = await readJsonBody(req, { ...bodyReading(undefined, locals, idleMs), limit });
     req.body = body.present ? body.value : {};
     locals.bodyTextChecked = body.present && !body.mayHoldMalformedText;
     if (!body.present) closeIfBodyUnread(req, res);

@@ -29,6 +29,12 @@ export const TemplatePage = z
 /** Largest template document: its JSON text, in UTF-8 bytes. */
 export const TEMPLATE_CONTENT_MAX_BYTES = 5 * 1024 * 1024;
 
+/**
+ * Most JSON values (object keys included) in a template document's request: what bounds the work of parsing,
+ * checking and storing one (docs/environment-api.md). 655,000 `{"a":1}` objects fit in 5 MiB; they are refused.
+ */
+export const TEMPLATE_CONTENT_MAX_VALUES = 200_000;
+
 /** Deepest nesting of a template document: deeper JSON would exhaust the stack of whatever walks it. */
 export const TEMPLATE_CONTENT_MAX_DEPTH = 512;
 

@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import type { Agent } from 'undici';
 import { type AuthConfig, isOAuth } from '../auth-config.ts';
 import type { ProxyMetrics } from '../metrics.ts';
-import { createUpstreamObserver } from '../metrics-children.ts';
 import type { AddressGuard } from '../net/address-guard.ts';
 import type { TokenService } from '../tokens/token-service.ts';
 import type { ConnectorConfigLoader } from './connector-config.ts';
@@ -42,7 +41,6 @@ const credentialOf = async (auth: AuthConfig | undefined, userId: string, tokens
 
 export const createProxyHandler = (deps: ProxyHandlerDeps) => {
   const { loader, tokens, agent, metrics, log, guard, timeoutMs, exchangeTimeoutMs } = deps;
-  const observeUpstream = createUpstreamObserver(metrics.upstreamDuration);
 
   return async (req: IncomingMessage, res: ServerResponse, ctx: ProxyRequestContext): Promise<void> => {
     try {
@@ -57,7 +55,7 @@ export const createProxyHandler = (deps: ProxyHandlerDeps) => {
       const body = await readRequestBody(req);
       const auth = connector.auth;
       let credential: Credential | undefined = await credentialOf(auth, ctx.caller.userId, tokens);
-      const observe = (status: number, seconds: number) => observeUpstream(connector.id, status, seconds);
+      const observe = (status: number, seconds: number) => metrics.upstream(connector.id, status, seconds);
       const send = () =>
         sendUpstream(
           {

@@ -5,7 +5,7 @@ import {
   NotFoundError,
   ValidationError,
 } from '@platform/core';
-import { type Database, type SecretBox, schema } from '@platform/store';
+import { type Database, type SecretBox, schema, trimPendingLogins } from '@platform/store';
 import { and, eq, lt } from 'drizzle-orm';
 import {
   buildAuthorizationUrl,
@@ -19,6 +19,12 @@ import type { ProxyMetrics } from '../metrics.ts';
 import { type ConnectorConfigLoader, isUuid } from '../proxy/connector-config.ts';
 import { runGrant } from './run-grant.ts';
 import type { TokenCache } from './token-cache.ts';
+
+/**
+ * Pending logins kept per user, across connectors (docs/connector-auth.md): starting one more drops the oldest,
+ * whose state then answers as unknown. Bounds what one user can store by calling `login` in a loop.
+ */
+export const MAX_PENDING_LOGINS = 20;
 
 /** A login has this long to come back through the redirect. */
 const loginLifetimeMs = 10 * 60_000;
@@ -134,6 +140,7 @@ export const createAuthorizationCodeFlow = (deps: AuthorizationCodeDeps): Author
         redirectUri,
         expiresAt: new Date(now + loginLifetimeMs),
       });
+      await trimPendingLogins(database.db, userId, MAX_PENDING_LOGINS);
       const url = buildAuthorizationUrl(configurationOf(auth), {
         response_type: 'code',
         redirect_uri: redirectUri,
@@ -204,9 +211,9 @@ export const createAuthorizationCodeFlow = (deps: AuthorizationCodeDeps): Author
           redirectUri: login.redirectUri,
           codeVerifier: secrets.open(login.codeVerifier),
         });
-        metrics.tokenRequests.inc({ connector: connector.id, grant: auth.type, outcome: 'ok' });
+        metrics.tokenRequest(connector.id, auth.type, 'ok');
       } catch (error) {
-        metrics.tokenRequests.inc({ connector: connector.id, grant: auth.type, outcome: 'error' });
+        metrics.tokenRequest(connector.id, auth.type, 'error');
         throw error;
       }
       await cache.put(

@@ -95,10 +95,10 @@ export const createTokenCache = ({
       const obtainedAt = Date.now();
       try {
         const fresh = { ...(await runRefresh(auth, config, stored.refreshToken)), obtainedAt };
-        metrics.tokenRequests.inc({ connector: key.connectorId, grant: 'refresh_token', outcome: 'ok' });
+        metrics.tokenRequest(key.connectorId, 'refresh_token', 'ok');
         return fresh;
       } catch (error) {
-        metrics.tokenRequests.inc({ connector: key.connectorId, grant: 'refresh_token', outcome: 'error' });
+        metrics.tokenRequest(key.connectorId, 'refresh_token', 'error');
         log.warn(
           { connectorId: key.connectorId, usage: key.usage, reason: (error as Error).message },
           'refresh token refused; running the grant again',
@@ -113,10 +113,10 @@ export const createTokenCache = ({
     const obtainedAt = Date.now();
     try {
       const fresh = { ...(await runGrant(auth, config)), obtainedAt };
-      metrics.tokenRequests.inc({ connector: key.connectorId, grant: auth.type, outcome: 'ok' });
+      metrics.tokenRequest(key.connectorId, auth.type, 'ok');
       return fresh;
     } catch (error) {
-      metrics.tokenRequests.inc({ connector: key.connectorId, grant: auth.type, outcome: 'error' });
+      metrics.tokenRequest(key.connectorId, auth.type, 'error');
       log.warn(
         { connectorId: key.connectorId, usage: key.usage, type: auth.type, reason: (error as Error).message },
         'token request failed',
@@ -168,7 +168,7 @@ export const createTokenCache = ({
       try {
         const stored = await store.read(key);
         if (isUsable(stored, rejected)) {
-          metrics.tokenCache.inc({ connector: key.connectorId, result: 'store' });
+          metrics.tokenCache(key.connectorId, 'store');
           return stored;
         }
         const state = await leases.read(cacheKey);
@@ -186,7 +186,7 @@ export const createTokenCache = ({
             renewBackoffMs: tokenBackoffMs(),
           });
           if (claimed) {
-            metrics.tokenCache.inc({ connector: key.connectorId, result: 'miss' });
+            metrics.tokenCache(key.connectorId, 'miss');
             return await fetchHoldingLease(context, cacheKey);
           }
         }
@@ -223,7 +223,7 @@ export const createTokenCache = ({
       const current = cache.get(cacheKey);
       // The common case answered synchronously: `fetch` would build a status object and promises for it.
       if (current && rejected === undefined) {
-        metrics.tokenCache.inc({ connector: key.connectorId, result: 'hit' });
+        metrics.tokenCache(key.connectorId, 'hit');
         return current;
       }
       // Another request may already have replaced the rejected token: then that one is the fresh one.
@@ -237,7 +237,7 @@ export const createTokenCache = ({
         status,
       });
       if (status.fetch === 'hit' || status.fetch === 'inflight') {
-        metrics.tokenCache.inc({ connector: key.connectorId, result: status.fetch });
+        metrics.tokenCache(key.connectorId, status.fetch);
       }
       if (!token) throw new Error('token cache returned nothing');
       return token;

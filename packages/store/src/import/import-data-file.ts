@@ -7,7 +7,7 @@ import { databaseRefusal, type ImportCursor } from './database-refusal.ts';
 import { planImport } from './import-plan.ts';
 import { parseDataFile } from './parse-data-file.ts';
 import { loadStoredState } from './stored-state.ts';
-import { writeEntities } from './write-data-file.ts';
+import { EVENTS_PER_STATEMENT, PGLITE_EVENTS_PER_STATEMENT, writeEntities } from './write-data-file.ts';
 import { writeRenderEvents } from './write-render-events.ts';
 
 export type ImportSummary = {
@@ -78,7 +78,14 @@ export const importDataFile = async (
         cursor.path = 'renderEvents';
         cursor.locate = undefined;
         if (options.demo) await writeDemoRollups(tx, file.renderEvents, checked.environmentIds, progress);
-        else await writeRenderEvents(tx, file.renderEvents, checked.environmentIds, progress);
+        else
+          await writeRenderEvents(
+            tx,
+            file.renderEvents,
+            checked.environmentIds,
+            progress,
+            database.kind === 'pglite' ? PGLITE_EVENTS_PER_STATEMENT : EVENTS_PER_STATEMENT,
+          );
         if (options.demo) await markDemoData(tx, new Date());
         return written.newEnvironments;
       } catch (error) {

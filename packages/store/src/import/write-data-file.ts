@@ -22,6 +22,11 @@ export type Progress = (rows: number) => void;
 
 const ROWS_PER_STATEMENT = 1000;
 export const EVENTS_PER_STATEMENT = 10_000;
+/**
+ * On PGlite a statement runs on the server's own thread (WebAssembly): 1,000 events keep each one to a few tens of
+ * milliseconds, with a turn of the event loop between two.
+ */
+export const PGLITE_EVENTS_PER_STATEMENT = 1_000;
 
 const subscriptionRow = (s: DataFileSubscription, withLicenses: boolean) => ({
   id: s.id,

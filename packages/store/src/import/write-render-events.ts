@@ -24,6 +24,8 @@ export const writeRenderEvents = async (
   events: readonly RenderEvent[],
   environmentIds: ReadonlyMap<string, number>,
   progress: Progress,
+  /** Events per statement: fewer on PGlite, whose statements run on this thread (write-data-file.ts). */
+  perStatement: number = EVENTS_PER_STATEMENT,
 ): Promise<void> => {
   // The same identity twice in one file counts once, with the counts summed. Instants are compared at the
   // millisecond, in UTC, so `10:00:00Z` and `11:00:00+01:00` are one identity.
@@ -47,7 +49,10 @@ export const writeRenderEvents = async (
   }
   const rows = [...byIdentity.values()];
   let reported = 0;
-  for (const batch of chunks(rows, EVENTS_PER_STATEMENT)) {
+  for (const batch of chunks(rows, perStatement)) {
+    // A turn of the event loop between statements: PGlite answers a statement in a microtask, so without it the
+    // whole write would run as one turn (a 109 MB file held the server 28 s). The transaction stays one.
+    await nextTurn();
     // All sub-statements see the snapshot from before the statement: `previous` reads the counts the
     // earlier import left, while `stored` overwrites them.
     await tx.execute(sql`

@@ -2,6 +2,7 @@ import {
   type AuthDataOf,
   type AuthType,
   AuthUsage,
+  addFieldErrors,
   assertAuthAllowed,
   type FieldErrors,
   fieldErrors,
@@ -55,9 +56,8 @@ export const parseAuthBody = (
   if (!envelope.success || data === undefined || failures.length > 0) {
     const errors: FieldErrors = {};
     for (const failure of failures) {
-      for (const [field, messages] of Object.entries(failure.errors ?? {})) {
-        errors[field] = [...(errors[field] ?? []), ...messages];
-      }
+      for (const [field, messages] of Object.entries(failure.errors ?? {}))
+        addFieldErrors(errors, field, messages);
     }
     throw new ValidationError(failures.map((f) => f.message).join(' '), errors);
   }

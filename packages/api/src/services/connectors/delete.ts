@@ -15,6 +15,6 @@ export const deleteConnector: Service<ConnectorInput, void> = async (ctx, input)
     at: ctx.now,
   });
   if (!deleted) throw connectorNotFound(input.connectorId);
-  ctx.connectorChanged?.(input.connectorId);
+  ctx.connectorDeleted?.(input.connectorId);
   ctx.log.info({ environmentId: environment.guid, connectorId: input.connectorId }, 'connector deleted');
 };

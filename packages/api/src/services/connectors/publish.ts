@@ -3,6 +3,7 @@ import type { Connector } from '@platform/core';
 import { insertConnector } from '@platform/store';
 import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
+import { withinEnvironmentCap } from '../quotas.ts';
 import { type PublishConnectorInput, toConnector, toDefinition } from './schemas.ts';
 
 /**
@@ -11,13 +12,15 @@ import { type PublishConnectorInput, toConnector, toDefinition } from './schemas
  */
 export const publishConnector: Service<PublishConnectorInput, Connector> = async (ctx, input) => {
   const { environment } = await writeEnvironment(ctx, input.environment);
-  const row = await insertConnector(ctx.database.db, {
-    ...toDefinition(input.body),
-    enabled: input.body.enabled ?? true,
-    id: randomUUID(),
-    environmentId: environment.id,
-    now: ctx.now,
-  });
+  const row = await withinEnvironmentCap(ctx, 'connectors', environment, (db) =>
+    insertConnector(db, {
+      ...toDefinition(input.body),
+      enabled: input.body.enabled ?? true,
+      id: randomUUID(),
+      environmentId: environment.id,
+      now: ctx.now,
+    }),
+  );
   ctx.log.info({ environmentId: environment.guid, connectorId: row.id }, 'connector published');
   return toConnector(row);
 };

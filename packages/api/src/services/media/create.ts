@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { insertMedia } from '@platform/store';
 import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
+import { withinEnvironmentCap } from '../quotas.ts';
 import type { CreateMediaInput, MediaKind } from './schemas.ts';
 
 /**
@@ -13,15 +14,17 @@ const createMediaOf =
   async (ctx, input) => {
     const { environment } = await writeEnvironment(ctx, input.environment);
     const id = randomUUID();
-    const row = await insertMedia(ctx.database.db, {
-      id,
-      environmentId: environment.id,
-      external: kind.external,
-      // An external asset registered here has no id from its source: its uuid serves as that id.
-      externalId: kind.external ? id : null,
-      name: input.body.name,
-      createdAt: ctx.now,
-    });
+    const row = await withinEnvironmentCap(ctx, 'media', environment, (db) =>
+      insertMedia(db, {
+        id,
+        environmentId: environment.id,
+        external: kind.external,
+        // An external asset registered here has no id from its source: its uuid serves as that id.
+        externalId: kind.external ? id : null,
+        name: input.body.name,
+        createdAt: ctx.now,
+      }),
+    );
     return { id: row.id, name: row.name };
   };
 

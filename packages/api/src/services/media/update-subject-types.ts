@@ -1,5 +1,8 @@
 import { type FieldErrors, ValidationError } from '@platform/core';
 import {
+  type Db,
+  type EnvironmentRow,
+  findMedia,
   listSubjectTypes,
   mediaSubjectTypeStates,
   setExternalMediaSubjectTypes,
@@ -7,6 +10,7 @@ import {
 } from '@platform/store';
 import type { Service, ServiceContext } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
+import { withinEnvironmentCap } from '../quotas.ts';
 import { loadMedia } from './load.ts';
 import {
   type MediaKind,
@@ -42,6 +46,17 @@ const subjectTypesOf = async (
     }),
   };
 };
+
+/** An external asset's first PUT records it, within the environment's media cap; a recorded one is only updated. */
+const recordingExternal = async <T>(
+  ctx: ServiceContext,
+  environment: EnvironmentRow,
+  externalId: string,
+  write: (db: Db) => Promise<T>,
+): Promise<T> =>
+  (await findMedia(ctx.database.db, environment.id, externalId, true))
+    ? write(ctx.database.db)
+    : withinEnvironmentCap(ctx, 'media', environment, write);
 
 /**
  * `PATCH .../media/{mediaId}` and `PUT .../external-media/{externalMediaId}/vision` `{subjectTypes: [{id, assigned}]}`:
@@ -81,11 +96,13 @@ const updateSubjectTypesOf =
             changes,
             ctx.now,
           )
-        : await setExternalMediaSubjectTypes(
-            db,
-            { environmentId: environment.id, externalId: shownId },
-            changes,
-            ctx.now,
+        : await recordingExternal(ctx, environment, shownId, (into) =>
+            setExternalMediaSubjectTypes(
+              into,
+              { environmentId: environment.id, externalId: shownId },
+              changes,
+              ctx.now,
+            ),
           );
       const { unknown } = written;
       mediaId ??= written.mediaId;

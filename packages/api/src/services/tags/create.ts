@@ -3,6 +3,7 @@ import type { TagRef } from '@platform/core';
 import { insertTag } from '@platform/store';
 import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
+import { withinEnvironmentCap } from '../quotas.ts';
 import { type CreateTagInput, toTag } from './schemas.ts';
 import { withUniqueTagName } from './unique-name.ts';
 
@@ -11,7 +12,9 @@ export const createTag: Service<CreateTagInput, TagRef> = async (ctx, input) => 
   const { environment } = await writeEnvironment(ctx, input.environment);
   const { name } = input.body;
   const row = await withUniqueTagName(ctx, environment.id, name, undefined, () =>
-    insertTag(ctx.database.db, { id: randomUUID(), environmentId: environment.id, name }),
+    withinEnvironmentCap(ctx, 'tags', environment, (db) =>
+      insertTag(db, { id: randomUUID(), environmentId: environment.id, name }),
+    ),
   );
   return toTag(row);
 };

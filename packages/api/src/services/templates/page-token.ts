@@ -1,4 +1,4 @@
-import { uuid, ValidationError } from '@platform/core';
+import { isWellFormedText, uuid, ValidationError } from '@platform/core';
 import type { TemplateCursor } from '@platform/store';
 import { z } from 'zod';
 
@@ -6,7 +6,8 @@ import { z } from 'zod';
  * `nextPageToken` is opaque to clients: the name and id of the last template of the previous page, so a page
  * holds even while templates are added or removed before it.
  */
-const Cursor = z.tuple([z.string(), uuid()]);
+/** A token is decoded from base64 by the server, so U+0000 or a lone surrogate inside it is no other check's to see. */
+const Cursor = z.tuple([z.string().refine(isWellFormedText), uuid()]);
 
 export const encodePageToken = (cursor: TemplateCursor): string =>
   Buffer.from(JSON.stringify([cursor.name, cursor.id])).toString('base64url');

@@ -5,6 +5,7 @@ export * from './db-errors.ts';
 export * from './demo.ts';
 export * from './environments.ts';
 export * from './media.ts';
+export * from './quota.ts';
 export * from './seal-auth-objects.ts';
 export * from './shared-headers.ts';
 export * from './subject-types.ts';

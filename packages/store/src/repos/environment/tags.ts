@@ -13,6 +13,27 @@ export const listTags = (db: Db, environmentId: number): Promise<TagRow[]> =>
     .where(eq(tags.environmentId, environmentId))
     .orderBy(...byName);
 
+/**
+ * One page of the environment's tags in listing order, after the tag with this name and id when given; `more`
+ * tells whether another page follows.
+ */
+export const listTagsPage = async (
+  db: Db,
+  environmentId: number,
+  page: { after?: { name: string; id: string } | undefined; limit: number },
+): Promise<{ rows: TagRow[]; more: boolean }> => {
+  const after = page.after
+    ? sql`(lower(${tags.name}) collate "C", ${tags.id}) > (lower(${page.after.name}) collate "C", ${page.after.id}::uuid)`
+    : undefined;
+  const rows = await db
+    .select()
+    .from(tags)
+    .where(and(eq(tags.environmentId, environmentId), after))
+    .orderBy(...byName)
+    .limit(page.limit + 1);
+  return { rows: rows.slice(0, page.limit), more: rows.length > page.limit };
+};
+
 export const findTag = async (db: Db, environmentId: number, tagId: string): Promise<TagRow | undefined> => {
   const [row] = await db
     .select()

@@ -1,0 +1,6 @@
+/**
+ * The class of an HTTP status for a metric label: `1xx` to `5xx`, and `other` for anything else a peer can send
+ * (600 to 999), so that a target cannot add series by inventing statuses.
+ */
+export const statusClass = (status: number): string =>
+  Number.isInteger(status) && status >= 100 && status <= 599 ? `${Math.floor(status / 100)}xx` : 'other';
