@@ -101,6 +101,16 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   };
 
   const onMessage = (slot: Slot, message: FromWorker): void => {
+    if (message.type === 'started') {
+      slot.timers.set(
+        message.id,
+        setTimeout(
+          () => replace(slot, 'the runtime worker stopped answering'),
+          options.limits.timeoutMs + STUCK_GRACE_MS,
+        ).unref(),
+      );
+      return;
+    }
     if (message.type === 'done') {
       finish(slot, message.id, {
         result: message.result,
@@ -159,13 +169,6 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       if (!slot) return;
       const job = queue.shift()!;
       slot.running.set(job.message.id, job);
-      slot.timers.set(
-        job.message.id,
-        setTimeout(
-          () => replace(slot, 'the runtime worker stopped answering'),
-          options.limits.timeoutMs + STUCK_GRACE_MS,
-        ).unref(),
-      );
       slot.worker.postMessage(job.message satisfies ToWorker);
     }
   };

@@ -20,9 +20,9 @@ if (!port) throw new Error('runtime-worker runs as a worker thread');
 const { limits } = workerData as WorkerData;
 
 /** Warm sandboxes by connector version, the least recently used version dropped first. */
-const MAX_VERSIONS = 64;
+const MAX_VERSIONS = 32;
 /** Idle sandboxes kept per version (concurrent calls of one connector each need their own). */
-const MAX_IDLE = 4;
+const MAX_IDLE = 16;
 
 type Slot = { sandbox: ConnectorSandbox; route: { id: number; fetches: FetchRecord[] } };
 const idle = new Map<string, Slot[]>();
@@ -78,6 +78,7 @@ const release = (key: string, slot: Slot): void => {
 
 const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<void> => {
   const started = performance.now();
+  send({ type: 'started', id: message.id });
   let slot: Slot | undefined;
   try {
     slot = await slotFor(message.key, message.script, message.options);

@@ -31,6 +31,8 @@ export type ToWorker =
   | { type: 'fetched'; fetchId: number; response?: HostFetchResponse; error?: WireError };
 
 export type FromWorker =
+  /** The worker began the job (a job waits while a sandbox of the same worker runs without yielding). */
+  | { type: 'started'; id: number }
   | { type: 'fetch'; id: number; fetchId: number; request: HostFetchRequest }
   | {
       type: 'done';

@@ -178,6 +178,35 @@ describe.each(await testBackends())(
       expect(responses.join('\n')).not.toContain(oidcClients.clientCredentials.secret);
     });
 
+    it("records a failed token request in the activity with the provider's answer", async () => {
+      const id = await publish(mediaConnector, { type: 'media' });
+      expectStatus(
+        await rest('PUT', `${connectorsPath}/${id}/auth/oauth-client-credentials`, {
+          ...owner,
+          body: {
+            usage: 'server',
+            clientId: oidcClients.clientCredentials.id,
+            clientSecret: 'not-the-secret-81f3',
+            tokenEndpoint: oidc.tokenEndpoint,
+          },
+        }),
+        200,
+      );
+      const reply = await run(id, 'media/query', { query: { pageSize: 2 } });
+      expectStatus(reply, 502);
+      expect(reply.body).toMatchObject({ code: 'CONNECTOR_ERROR' });
+      const activity = await rest<{ data: { fetches: { error?: string; status: number | null }[] }[] }>(
+        'GET',
+        `${connectorsPath}/${id}/activity`,
+        { user: USERS.contentUser, roles: ['platform:read'] },
+      );
+      expect(activity.body.data[0]?.fetches[0]).toMatchObject({
+        status: null,
+        error: expect.stringMatching(/^The token endpoint .* refused the client: HTTP 401/),
+      });
+      expect(activity.text).not.toContain('not-the-secret-81f3');
+    });
+
     it('a data connector on a static key, through the tRPC client: pages and a model', async () => {
       const id = await publish(dataConnector);
       expectStatus(
