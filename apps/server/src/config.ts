@@ -118,6 +118,14 @@ const Env = z.object({
       .refine((workers) => workers >= 1, 'must be auto or a number of processes')
       .optional(),
   ),
+  RUNTIME_MEMORY_MB: z.coerce.number({ error: 'must be a number of MiB' }).int().min(8).max(2048).default(64),
+  RUNTIME_TIMEOUT_SECONDS: seconds(30),
+  RUNTIME_MAX_FETCHES: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(100),
   DEV_ISSUER: choice,
   NODE_ENV: z.string().default(''),
 });
@@ -173,6 +181,8 @@ export type Config = {
   metricsPort: number | undefined;
   /** WORKERS: processes serving one port (node:cluster), PostgreSQL only; 1 runs the server in this process. */
   workers: number;
+  /** Limits of one connector invocation (docs/connector-runtime.md). */
+  runtime: { memoryBytes: number; timeoutMs: number; maxFetches: number };
   production: boolean;
   /** `off` whenever AUTH_ISSUER is set. */
   devIssuer: DevIssuerMode;
@@ -254,6 +264,11 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     },
     metricsPort: e.METRICS_PORT,
     workers,
+    runtime: {
+      memoryBytes: e.RUNTIME_MEMORY_MB * 1024 * 1024,
+      timeoutMs: e.RUNTIME_TIMEOUT_SECONDS * 1000,
+      maxFetches: e.RUNTIME_MAX_FETCHES,
+    },
     production,
     devIssuer,
     devIssuerRefusal,

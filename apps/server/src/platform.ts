@@ -15,6 +15,7 @@ import {
 } from '@platform/api';
 import { UnauthenticatedError } from '@platform/core';
 import { createProxy, metricsWithoutConnectors } from '@platform/proxy';
+import { defaultLimits } from '@platform/runtime';
 import {
   createSecretBox,
   type Database,
@@ -33,6 +34,7 @@ import { loadConsole } from './console-route.ts';
 import { listenImportSocket } from './import-socket.ts';
 import { listenMetrics } from './metrics-listener.ts';
 import { answerRaw } from './raw-answer.ts';
+import { createRuntimePool } from './runtime/runtime-pool.ts';
 import { serverVersion } from './server-version.ts';
 
 /**
@@ -210,6 +212,12 @@ export const startPlatform = async (
     });
     configurationChanged = proxy.configurationChanged;
     cleanups.unshift(() => proxy.close());
+    const connectorRuntime = createRuntimePool({
+      limits: { ...defaultLimits, ...config.runtime },
+      fetchFor: (caller, usage) => proxy.fetchFor(caller, usage),
+      log,
+    });
+    cleanups.unshift(() => connectorRuntime.close());
     const deps = {
       idleTimeoutMs: config.idleTimeoutMs,
       database,
@@ -226,6 +234,7 @@ export const startPlatform = async (
       connectorDeleted: proxy.forgetConnector,
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
       draining: () => draining,
+      connectorRuntime,
     };
     const mountConsole = await loadConsole({
       issuer: devIssuer?.issuer ?? verifier.issuer,

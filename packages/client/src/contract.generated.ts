@@ -402,6 +402,7 @@ export type PlatformErrorShape = {
       | 'METHOD_NOT_ALLOWED'
       | 'CONFLICT'
       | 'QUOTA_EXCEEDED'
+      | 'UNPROCESSABLE'
       | 'PAYLOAD_TOO_LARGE'
       | 'UNSUPPORTED_MEDIA_TYPE'
       | 'RATE_LIMITED'
@@ -869,6 +870,101 @@ export type AppRouter = TRPCBuiltRouter<
         meta: object;
       }>;
     };
+    connectorRuntime: {
+      capabilities: TRPCQueryProcedure<{
+        input: { environment: string; connectorId: string };
+        output: unknown;
+        meta: object;
+      }>;
+      mediaQuery: TRPCMutationProcedure<{
+        input: {
+          environment: string;
+          connectorId: string;
+          body: {
+            usage?: 'browser' | 'server';
+            options?: { [key: string]: null | string | number | boolean };
+            context?: { [key: string]: null | string | number | boolean };
+            query?: {
+              filter?: null | string[];
+              collection?: null | string;
+              pageToken?: null | string;
+              pageSize?: number;
+              sortBy?: null | string;
+              sortOrder?: null | string;
+            };
+          };
+        };
+        output: unknown;
+        meta: object;
+      }>;
+      mediaDetail: TRPCMutationProcedure<{
+        input: {
+          environment: string;
+          connectorId: string;
+          body: {
+            id: string;
+            usage?: 'browser' | 'server';
+            options?: { [key: string]: null | string | number | boolean };
+            context?: { [key: string]: null | string | number | boolean };
+          };
+        };
+        output: unknown;
+        meta: object;
+      }>;
+      mediaDownload: TRPCMutationProcedure<{
+        input: {
+          environment: string;
+          connectorId: string;
+          body: {
+            id: string;
+            previewType: 'thumbnail' | 'mediumres' | 'highres' | 'fullres' | 'original';
+            intent: 'web' | 'print' | 'animation';
+            usage?: 'browser' | 'server';
+            options?: { [key: string]: null | string | number | boolean };
+            context?: { [key: string]: null | string | number | boolean };
+          };
+        };
+        output: { contentType: string; bytes: Uint8Array<ArrayBufferLike> };
+        meta: object;
+      }>;
+      dataPage: TRPCMutationProcedure<{
+        input: {
+          environment: string;
+          connectorId: string;
+          body: {
+            config: {
+              limit: number;
+              filters?: null | unknown[];
+              sorting?: null | unknown[];
+              continuationToken?: null | string;
+            };
+            usage?: 'browser' | 'server';
+            options?: { [key: string]: null | string | number | boolean };
+            context?: { [key: string]: null | string | number | boolean };
+          };
+        };
+        output: unknown;
+        meta: object;
+      }>;
+      dataModel: TRPCMutationProcedure<{
+        input: {
+          environment: string;
+          connectorId: string;
+          body: {
+            usage?: 'browser' | 'server';
+            options?: { [key: string]: null | string | number | boolean };
+            context?: { [key: string]: null | string | number | boolean };
+          };
+        };
+        output: unknown;
+        meta: object;
+      }>;
+      activity: TRPCQueryProcedure<{
+        input: { environment: string; connectorId: string; limit?: string };
+        output: unknown;
+        meta: object;
+      }>;
+    };
   }
 >;
 
@@ -1054,6 +1150,36 @@ export const restRoutes = {
     path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/auth/oauth-authorization-code/logout',
     query: [],
   },
+  'connectorRuntime.capabilities': {
+    method: 'GET',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/capabilities',
+    query: [],
+  },
+  'connectorRuntime.mediaQuery': {
+    method: 'POST',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/media/query',
+    query: [],
+  },
+  'connectorRuntime.mediaDetail': {
+    method: 'POST',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/media/detail',
+    query: [],
+  },
+  'connectorRuntime.dataPage': {
+    method: 'POST',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/data/page',
+    query: [],
+  },
+  'connectorRuntime.dataModel': {
+    method: 'POST',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/data/model',
+    query: [],
+  },
+  'connectorRuntime.activity': {
+    method: 'GET',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/activity',
+    query: ['limit'],
+  },
 } as const;
 
 /** The stable error codes of the server and the HTTP status each answers with. */
@@ -1065,6 +1191,7 @@ export const errorStatus = {
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   QUOTA_EXCEEDED: 409,
+  UNPROCESSABLE: 422,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

@@ -28,6 +28,7 @@ export {
 } from './metrics.ts';
 export { isPublicAddress } from './net/address-policy.ts';
 export type { ProxyRequestContext } from './proxy/handle-proxy-request.ts';
+export type { ExchangeCaller } from './proxy/proxy-exchange.ts';
 export type {
   CompleteContext,
   LoginContext,

@@ -16,7 +16,7 @@ export type Database = {
   available(): boolean;
   /**
    * Calls `onChange` after every committed write to the tables behind the administration API's reads, the
-   * environment API's content and the connectors' configuration (the triggers of migrations 0003 and 0009), from
+   * environment API's content and the connectors' configuration (the triggers of migrations 0003 and 0006), from
    * this process or any other.
    */
   watchChanges(onChange: () => void): Promise<ChangeWatch>;

@@ -167,7 +167,7 @@ export const environmentOperations = [
     body: PublishConnectorBody,
     response: Connector,
     status: 201,
-    errors: [400, 404, 409],
+    errors: [400, 404, 409, 422],
     service: publishConnector,
   }),
   defineOperation({
@@ -199,7 +199,7 @@ export const environmentOperations = [
     body: RepublishConnectorBody,
     response: Connector,
     status: 200,
-    errors: [400, 404, 409],
+    errors: [400, 404, 409, 422],
     service: republishConnector,
   }),
   defineOperation({

@@ -1,6 +1,7 @@
 import type { Database, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
 import type { TokenVerifier } from '../auth/verifier.ts';
+import type { ConnectorRuntimePort } from '../services/connector-runtime/port.ts';
 import type { AuthorizationCodeFlow, Caller, ServiceContext } from '../services/context.ts';
 import type { ReadCache } from '../services/read-cache.ts';
 import type { Identity } from './identify.ts';
@@ -23,6 +24,8 @@ export type AppDeps = {
   readonly allowPrivateNetworks?: boolean | undefined;
   /** True once the server is shutting down: the readiness route answers 503. */
   readonly draining?: (() => boolean) | undefined;
+  /** The connector runtime (docs/connector-runtime.md); without it, the run routes answer 503. */
+  readonly connectorRuntime?: ConnectorRuntimePort | undefined;
 };
 
 export const ANONYMOUS: Caller = { userId: '', roles: new Set() };
@@ -62,4 +65,5 @@ export const serviceContext = (deps: AppDeps, caller: Caller, traceId: string): 
   connectorDeleted: deps.connectorDeleted,
   allowPrivateNetworks: deps.allowPrivateNetworks ?? false,
   draining: deps.draining,
+  connectorRuntime: deps.connectorRuntime,
 });

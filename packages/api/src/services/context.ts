@@ -1,5 +1,6 @@
 import type { Database, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
+import type { ConnectorRuntimePort } from './connector-runtime/port.ts';
 import type { ReadCache } from './read-cache.ts';
 
 /** Who calls: the verified token's subject and roles (docs/authentication.md). */
@@ -58,6 +59,8 @@ export type ServiceContext = {
   readonly allowPrivateNetworks?: boolean | undefined;
   /** True once the server is shutting down (SIGTERM): the readiness route answers 503 (docs/deployment.md). */
   readonly draining?: (() => boolean) | undefined;
+  /** Runs published connectors (the server composes it); the run routes answer 503 without it. */
+  readonly connectorRuntime?: ConnectorRuntimePort | undefined;
 };
 
 /** Every service has this shape; its input is path and query parameters flattened, plus `body` when it takes one. */

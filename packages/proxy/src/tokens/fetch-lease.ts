@@ -18,7 +18,7 @@ export type FetchState = {
 export type ClaimOptions = { leaseMs: number; renewal: boolean; renewBackoffMs: number };
 
 /**
- * Rows of `connector_token_fetches` (migration 0008): one replica fetches a key's token while it holds the lease,
+ * Rows of `connector_token_fetches` (migration 0005): one replica fetches a key's token while it holds the lease,
  * and nobody holds a database connection while the token endpoint answers, so a hung endpoint costs one row, not a
  * pool connection. Times come from the database's clock, the one every replica shares.
  */

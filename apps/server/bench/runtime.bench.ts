@@ -1,0 +1,291 @@
+/**
+ * `tsx bench/runtime.bench.ts` (part of `npm run bench -w @platform/server`): the connector runtime on the user's path,
+ * HTTP against a started server with a verified token, on the embedded PGlite and (with TEST_DATABASE_URL) PostgreSQL.
+ * In one run, each figure beside its anchor:
+ * - a warm `media/query` with one fetch against the same fetch through the proxy route (target: ≤ 2 ms p50 added);
+ * - a cold invocation (new sandbox, 200 KB bundle) (≤ 25 ms p50);
+ * - invocations per second with a loopback upstream (≥ 500);
+ * - the server's RSS at 100 concurrent invocations (< 1 GiB);
+ * - /api/ping p99 while four connectors loop until their deadline, against idle (≤ 2×);
+ * - per-call time of `download` on the same bundle against the platform's public CLI (`@chili-publish/connector-cli
+ *   stress`), which runs it without limits.
+ * BENCH_SECONDS (default 5) sets each timed phase. Writes bench/results/runtime-<backend>.json.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadConnector } from '@platform/runtime';
+import { importDataFile } from '@platform/store';
+import { testBackends } from '@platform/store/testing';
+import { fixture, USERS } from '../test/support/fixture.ts';
+import { listen } from '../test/support/loopback-servers.ts';
+import { startTestPlatform, type TestPlatform } from '../test/support/platform.ts';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const connectors = '/grafx/api/v1/environment/acme-prod/connectors';
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+type Figure = {
+  label: string;
+  value: number;
+  unit: string;
+  anchor?: { label: string; value: number };
+  target?: string;
+  met?: boolean;
+};
+
+const round = (value: number) => Math.round(value * 100) / 100;
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN;
+};
+
+/** A real-sized bundle: the connector plus 200 KB of data tables, as bundlers emit them. */
+const bundle = (() => {
+  const table = JSON.stringify(
+    Array.from({ length: 4000 }, (_, i) => ({ key: `k${i}`, label: `label ${i} `.repeat(3) })),
+  );
+  return `const TABLE = ${table};
+export default class BenchConnector {
+  constructor(runtime) { this.runtime = runtime; }
+  async query(options, context) {
+    const response = await this.runtime.fetch(this.runtime.options.base + '/items?page=' + (options.pageToken || 0), { method: 'GET' });
+    const body = JSON.parse(response.text);
+    return { pageSize: options.pageSize, data: body.items.map((id) => ({ id, name: TABLE[id % TABLE.length].label, relativePath: '/', type: 0, metaData: {} })), links: { nextPage: '' } };
+  }
+  async detail(id) { return { id, name: id, relativePath: '/', type: 0, metaData: {} }; }
+  async download(id, previewType, intent, context) {
+    const response = await this.runtime.fetch('data:image/png;base64,${PNG.toString('base64')}', { method: 'GET' });
+    return response.arrayBuffer;
+  }
+  getConfigurationOptions() { return []; }
+  getCapabilities() { return { query: true, detail: true, filtering: false }; }
+}
+`;
+})();
+
+const loop =
+  'export default class Loop { async getModel() { for (;;) {} } async getPage() { return { data: [] }; } }';
+
+const benchBackend = async (backend: Awaited<ReturnType<typeof testBackends>>[number]): Promise<Figure[]> => {
+  const upstream = await listen((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ items: [1, 2, 3, 4, 5] }));
+  });
+  const tp: TestPlatform = await startTestPlatform(backend, { RUNTIME_TIMEOUT_SECONDS: '5' });
+  try {
+    await importDataFile(tp.database, fixture(new Date()));
+    const owner = await tp.token(USERS.owner, ['platform:read', 'platform:write']);
+    const caller = await tp.token(USERS.contentUser, ['platform:read', 'connector:server']);
+    const json = (token: string, body?: unknown) => ({
+      method: body === undefined ? 'GET' : 'POST',
+      token,
+      ...(body === undefined
+        ? {}
+        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+    });
+    const publish = async (script: string, type: string) => {
+      const reply = await tp.call(
+        connectors,
+        json(owner, {
+          name: 'Bench',
+          version: '1.0.0',
+          type,
+          script,
+          options: { base: upstream.url },
+          allowedDomains: ['127.0.0.1'],
+        }),
+      );
+      if (reply.status !== 201) throw new Error(`publish: ${reply.status} ${await reply.text()}`);
+      return ((await reply.json()) as { id: string }).id;
+    };
+    const id = await publish(bundle, 'media');
+    const query = () => tp.call(`${connectors}/${id}/media/query`, json(caller, { query: { pageSize: 5 } }));
+    const viaProxy = () =>
+      tp.call(`${connectors}/${id}/proxy`, {
+        token: caller,
+        headers: {
+          'x-grafx-proxy-external-url': `${upstream.url}/items?page=0`,
+          'x-grafx-proxy-external-authentication-source': 'server',
+        },
+      });
+    const timed = async (call: () => Promise<Response>, until: number) => {
+      const times: number[] = [];
+      while (performance.now() < until || times.length < 20) {
+        const begin = performance.now();
+        const reply = await call();
+        await reply.arrayBuffer();
+        if (reply.status !== 200) throw new Error(`status ${reply.status}`);
+        times.push(performance.now() - begin);
+      }
+      return times;
+    };
+    // Warm both paths (sandboxes, pools, token caches), then alternate so the machine's load falls on both alike.
+    await timed(query, performance.now() + 500);
+    await timed(viaProxy, performance.now() + 500);
+    const queryTimes: number[] = [];
+    const proxyTimes: number[] = [];
+    for (let round = 0; round < 4; round++) {
+      queryTimes.push(...(await timed(query, performance.now() + (seconds * 1000) / 8)));
+      proxyTimes.push(...(await timed(viaProxy, performance.now() + (seconds * 1000) / 8)));
+    }
+    const added = percentile(queryTimes, 0.5) - percentile(proxyTimes, 0.5);
+
+    // Cold: a new sandbox for the 200 KB bundle, loaded and called once (what a worker does on a new version).
+    const coldTimes: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const begin = performance.now();
+      const sandbox = await loadConnector({
+        script: bundle,
+        options: {},
+        platform: 'server',
+        fetch: () => Promise.reject(new Error('no fetch')),
+      });
+      await sandbox.call('detail', ['x', {}]);
+      coldTimes.push(performance.now() - begin);
+      sandbox.dispose();
+    }
+
+    // Throughput: 32 invocations in flight.
+    let done = 0;
+    const until = performance.now() + seconds * 1000;
+    const began = performance.now();
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (performance.now() < until) {
+          const reply = await query();
+          await reply.arrayBuffer();
+          if (reply.status === 200) done += 1;
+        }
+      }),
+    );
+    const perSecond = done / ((performance.now() - began) / 1000);
+
+    // 100 concurrent invocations: the server's resident memory at its peak.
+    let peakRss = process.memoryUsage.rss();
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, process.memoryUsage.rss());
+    }, 10);
+    const replies = await Promise.all(Array.from({ length: 100 }, () => query()));
+    clearInterval(sampler);
+    const failed = replies.filter((reply) => reply.status !== 200);
+    if (failed.length > 0)
+      throw new Error(`${failed.length} concurrent invocations failed: ${await failed[0]?.text()}`);
+
+    // /api/ping idle, then while four connectors loop until their deadline.
+    const ping = () => tp.call('/api/ping');
+    const idle = await timed(ping, performance.now() + 2000);
+    const loops = await Promise.all([1, 2, 3, 4].map(() => publish(loop, 'data')));
+    const looping = Promise.all(
+      loops.map((loopId) => tp.call(`${connectors}/${loopId}/data/model`, json(caller, {}))),
+    );
+    const busy = await timed(ping, performance.now() + 2500);
+    for (const reply of await looping) if (reply.status !== 504) throw new Error(`loop: ${reply.status}`);
+
+    const name = backend.name;
+    return [
+      {
+        label: `${name}: warm media/query with one fetch, p50 added over the same fetch through the proxy route`,
+        value: round(added),
+        unit: 'ms',
+        anchor: {
+          label: 'the fetch through the proxy route, p50',
+          value: round(percentile(proxyTimes, 0.5)),
+        },
+        target: '≤ 2 ms',
+        met: added <= 2,
+      },
+      {
+        label: `${name}: cold invocation (new sandbox, ${Math.round(bundle.length / 1024)} KB bundle), p50`,
+        value: round(percentile(coldTimes, 0.5)),
+        unit: 'ms',
+        target: '≤ 25 ms',
+        met: percentile(coldTimes, 0.5) <= 25,
+      },
+      {
+        label: `${name}: media/query invocations with a loopback upstream, 32 in flight`,
+        value: Math.round(perSecond),
+        unit: 'invocations/s',
+        target: '≥ 500',
+        met: perSecond >= 500,
+      },
+      {
+        label: `${name}: peak RSS with 100 concurrent invocations`,
+        value: Math.round(peakRss / 1048576),
+        unit: 'MiB',
+        target: '< 1024 MiB',
+        met: peakRss < 1024 * 1048576,
+      },
+      {
+        label: `${name}: /api/ping p99 while four connectors loop`,
+        value: round(percentile(busy, 0.99)),
+        unit: 'ms',
+        anchor: { label: '/api/ping p99 idle', value: round(percentile(idle, 0.99)) },
+        target: '≤ 2× idle',
+        met: percentile(busy, 0.99) <= 2 * percentile(idle, 0.99),
+      },
+    ];
+  } finally {
+    await tp.close();
+    await upstream.close();
+  }
+};
+
+/** Per-call time of `download` on the bench bundle: this runtime (limits enforced) and the public CLI's `stress`. */
+const againstPublicCli = async (): Promise<Figure> => {
+  const iterations = 200;
+  const project = await mkdtemp(join(tmpdir(), 'runtime-bench-'));
+  try {
+    await writeFile(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'bench-connector', version: '1.0.0' }),
+    );
+    await writeFile(join(project, 'connector.ts'), `// @ts-nocheck\n${bundle}`);
+    const cli = join(root, 'node_modules/@chili-publish/connector-cli/bin/connector-cli');
+    const output = execFileSync(process.execPath, [cli, 'stress', project, '-i', String(iterations)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const cliMedian = Number(/median time\s*([\d.]+)ms/.exec(output)?.[1]);
+    const sandbox = await loadConnector({
+      script: bundle,
+      options: {},
+      platform: 'server',
+      fetch: () => Promise.reject(new Error('no fetch')),
+    });
+    const times: number[] = [];
+    for (let i = 0; i < iterations; i++) {
+      const begin = performance.now();
+      await sandbox.call('download', ['id', 'thumbnail', 'web', {}]);
+      times.push(performance.now() - begin);
+    }
+    sandbox.dispose();
+    const ours = percentile(times, 0.5);
+    return {
+      label: 'download per call on the same bundle, this runtime with limits, median',
+      value: round(ours),
+      unit: 'ms',
+      anchor: { label: '@chili-publish/connector-cli stress, median', value: round(cliMedian) },
+      target: '≤ the public CLI',
+      met: ours <= cliMedian,
+    };
+  } finally {
+    await rm(project, { recursive: true, force: true });
+  }
+};
+
+const figures: Figure[] = [];
+for (const backend of await testBackends()) figures.push(...(await benchBackend(backend)));
+figures.push(await againstPublicCli());
+for (const figure of figures) console.info(JSON.stringify(figure));
+await mkdir(join(root, 'bench/results'), { recursive: true });
+await writeFile(
+  join(root, 'bench/results/runtime.json'),
+  `${JSON.stringify({ name: 'runtime', figures }, null, 2)}\n`,
+);
