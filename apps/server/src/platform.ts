@@ -37,6 +37,9 @@ import { loadConsole } from './console-route.ts';
 import { listenImportSocket } from './import-socket.ts';
 import { listenMetrics } from './metrics-listener.ts';
 import { serverVersion } from './server-version.ts';
+import { publishDemoConnectors } from './stand-in/demo-connectors.ts';
+import { standInOf } from './stand-in/stand-in.ts';
+import { standInApi } from './stand-in/stand-in-api.ts';
 
 /**
  * The largest answers (a subscription of 50 environments, 8 KiB of JSON) are estimated at some 30 KiB each with
@@ -106,7 +109,8 @@ export const startPlatform = async (
     const demoLoaded = await timed('demoData', async () =>
       config.demoData ? (await seedDemoData(database, new Date())) !== undefined : false,
     );
-    const secrets = createSecretBox(await secretsKey);
+    const key = await secretsKey;
+    const secrets = createSecretBox(key);
     phases.secretsKey ??= 0;
     const sealed = await sealClearAuthObjects(database.db, secrets);
     if (sealed > 0) log.info({ rows: sealed }, 'authorization fields stored in clear before are sealed now');
@@ -150,6 +154,22 @@ export const startPlatform = async (
       });
     }
 
+    // Development only: the stand-in API the demo connectors call, and the proxy's exemption for exactly it.
+    const port = (server.address() as AddressInfo).port;
+    const standIn = standInOf(config, devIssuer !== undefined, port, key);
+    if (standIn && demoLoaded) {
+      const published = await publishDemoConnectors({
+        database,
+        secrets,
+        credentials: standIn.credentials,
+        origin: standIn.origin,
+        now: new Date(),
+      });
+      log.info(
+        { connectors: published, standIn: `${standIn.origin}/dev/stand-in` },
+        'demo connectors published',
+      );
+    }
     const proxy = createProxy({
       database,
       secrets,
@@ -157,6 +177,7 @@ export const startPlatform = async (
       metricsRegistry: metrics,
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
       publicUrl: url,
+      standInOrigin: standIn?.origin,
     });
     cleanups.unshift(() => proxy.close());
     const deps = {
@@ -194,6 +215,7 @@ export const startPlatform = async (
           serverUrl: url,
           tokenMetrics: () => metricsWithoutConnectors(metrics),
         });
+        if (standIn) app.use('/dev/stand-in', standInApi(standIn.credentials));
         mountConsole(app);
       },
     });

@@ -26,6 +26,11 @@ export type ProxyOptions = {
    * 0 reads the store on every request (one prepared query; secrets are only opened again when changed).
    */
   configCacheMs?: number;
+  /**
+   * Development only (apps/server sets it when it serves the stand-in API): the `http://<ip>:<port>` origin whose
+   * `/dev/stand-in/` paths the proxy may reach although loopback, its token endpoint over plain http.
+   */
+  standInOrigin?: string;
   /** Which resolved addresses count as public; tests on loopback replace it. Default: IANA special-purpose ranges excluded. */
   isPublicAddress?: (address: string) => boolean;
 };
@@ -46,7 +51,7 @@ export const createProxy = (options: ProxyOptions): ConnectorProxy => {
   const { database, secrets, log, metricsRegistry, allowPrivateNetworks, publicUrl } = options;
   const timeoutMs = options.fetchTimeoutMs ?? 30_000;
   const metrics = createProxyMetrics(metricsRegistry);
-  const guard = createAddressGuard(allowPrivateNetworks, options.isPublicAddress);
+  const guard = createAddressGuard(allowPrivateNetworks, options.isPublicAddress, options.standInOrigin);
   const loader = createConnectorConfigLoader(database, secrets, options.configCacheMs ?? 1_000);
   const targetAgent = createUpstreamAgent({ guard, timeoutMs, what: 'target' });
   const tokenAgent = createUpstreamAgent({ guard, timeoutMs, what: 'token endpoint' });
