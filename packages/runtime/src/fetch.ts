@@ -1,0 +1,153 @@
+/**
+ * `runtime.fetch` on the host side: the connector's own Authorization header dropped, `data:` URLs answered here,
+ * everything else through the HostFetch port; the fetch count and body size limits; the response shaped as the SDK's
+ * ChiliResponse (text, or a pointer whose bytes stay on the host).
+ */
+import type { QuickJSDeferredPromise } from 'quickjs-emscripten-core';
+import { decodeDataUrl, isDataUrl } from './data-url.ts';
+import { RuntimeError } from './errors.ts';
+import { urlForRecord } from './fetch-record.ts';
+import type { RuntimeLimits } from './limits.ts';
+import type { FetchRecord, HostFetch, HostFetchResponse } from './types.ts';
+
+/** The state of one running call (or of loading the module). */
+export type Invocation = {
+  deadline: number;
+  fetches: number;
+  /** Host operations (fetches, sleeps) the sandbox still waits for. */
+  pending: number;
+  /** The first limit tripped: it ends the invocation even if the connector catches what it sees. */
+  fatal: RuntimeError | undefined;
+  /** Wakes the loop that drives the sandbox. */
+  wake: () => void;
+  controller: AbortController;
+  /** ArrayBufferPointer id → the bytes and their content type, valid for this invocation. */
+  pointers: Map<string, { contentType: string; body: Uint8Array }>;
+  /** Sandbox promises for host operations still running; released when the invocation ends. */
+  deferreds: Set<QuickJSDeferredPromise>;
+  limits: RuntimeLimits;
+  hostFetch: HostFetch;
+  onFetch: ((record: FetchRecord) => void) | undefined;
+};
+
+export type SandboxRequest = { method: string; headers: Record<string, string>; body: string | null };
+
+/** Content types whose body the connector gets as a pointer only (`text` empty). */
+const isBinaryType = (contentType: string): boolean =>
+  /^(image|font)\/|^application\/pdf\b/i.test(contentType.trim());
+
+export const performFetch = async (
+  invocation: Invocation,
+  url: string,
+  init: SandboxRequest,
+): Promise<string> => {
+  const { limits } = invocation;
+  if (invocation.fetches >= limits.maxFetches) {
+    throw trip(
+      invocation,
+      new RuntimeError(
+        'FETCH_LIMIT',
+        `the connector exceeded the fetch limit of ${limits.maxFetches} per invocation (RUNTIME_MAX_FETCHES)`,
+      ),
+    );
+  }
+  invocation.fetches += 1;
+  const started = performance.now();
+  const record = (fields: Pick<FetchRecord, 'status' | 'bytes' | 'credentialsInjected' | 'error'>) =>
+    invocation.onFetch?.({
+      method: init.method,
+      url: urlForRecord(url),
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      ...fields,
+    });
+
+  let response: HostFetchResponse;
+  try {
+    response = isDataUrl(url) ? dataResponse(url) : await viaPort(invocation, url, init);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    record({ status: undefined, bytes: 0, credentialsInjected: false, error: message });
+    if (error instanceof RuntimeError) throw trip(invocation, error);
+    throw new TypeError(`fetch failed: ${message}`);
+  }
+  if (response.body.byteLength > limits.maxResponseBytes) {
+    record({
+      status: response.status,
+      bytes: response.body.byteLength,
+      credentialsInjected: false,
+      error: 'too large',
+    });
+    throw trip(invocation, tooLarge(limits));
+  }
+  record({
+    status: response.status,
+    bytes: response.body.byteLength,
+    credentialsInjected: response.credentialsInjected ?? false,
+  });
+  return JSON.stringify(shape(invocation, response));
+};
+
+const trip = (invocation: Invocation, error: RuntimeError): RuntimeError => {
+  invocation.fatal ??= error;
+  invocation.controller.abort();
+  invocation.wake();
+  return error;
+};
+
+const tooLarge = (limits: RuntimeLimits) =>
+  new RuntimeError(
+    'RESPONSE_TOO_LARGE',
+    `a response body exceeded the limit of ${Math.round(limits.maxResponseBytes / 1048576)} MiB`,
+  );
+
+const viaPort = (invocation: Invocation, url: string, init: SandboxRequest): Promise<HostFetchResponse> => {
+  // The connector never authenticates itself: the platform injects the configured credentials (or none).
+  const headers = Object.fromEntries(
+    Object.entries(init.headers).filter(([name]) => name.toLowerCase() !== 'authorization'),
+  );
+  return invocation.hostFetch(
+    {
+      url,
+      method: init.method,
+      headers,
+      body: init.body ?? undefined,
+      maxResponseBytes: invocation.limits.maxResponseBytes,
+    },
+    invocation.controller.signal,
+  );
+};
+
+const dataResponse = (url: string): HostFetchResponse => {
+  const { contentType, body } = decodeDataUrl(url);
+  return {
+    status: 200,
+    statusText: 'OK',
+    url,
+    redirected: false,
+    headers: { 'content-type': contentType },
+    body,
+  };
+};
+
+let pointerSequence = 0;
+
+const shape = (invocation: Invocation, response: HostFetchResponse) => {
+  const headers = Object.fromEntries(
+    Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+  const contentType = headers['content-type'] ?? 'application/octet-stream';
+  pointerSequence += 1;
+  const id = `buffer-${pointerSequence}`;
+  invocation.pointers.set(id, { contentType, body: response.body });
+  return {
+    ok: response.status >= 200 && response.status < 300,
+    redirected: response.redirected,
+    status: response.status,
+    statusText: response.statusText,
+    type: 'default',
+    url: response.url,
+    headers,
+    text: isBinaryType(contentType) ? '' : new TextDecoder().decode(response.body),
+    arrayBuffer: { id, bytes: response.body.byteLength },
+  };
+};

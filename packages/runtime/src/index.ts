@@ -1,0 +1,15 @@
+export { checkScript } from './check-script.ts';
+export { isLimitError, RuntimeError, type RuntimeErrorCode, runtimeErrorCodes } from './errors.ts';
+export { urlForRecord } from './fetch-record.ts';
+export { defaultLimits, type RuntimeLimits } from './limits.ts';
+export { type ConnectorSandbox, type LoadParams, loadConnector, sdkVersion } from './sandbox.ts';
+export {
+  type ConnectorMethod,
+  connectorMethods,
+  type FetchRecord,
+  type HostFetch,
+  type HostFetchRequest,
+  type HostFetchResponse,
+  type InvocationResult,
+  type Platform,
+} from './types.ts';

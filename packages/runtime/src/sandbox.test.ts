@@ -1,0 +1,336 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkScript,
+  type HostFetch,
+  type HostFetchRequest,
+  type HostFetchResponse,
+  loadConnector,
+  RuntimeError,
+} from './index.ts';
+
+const json = (value: unknown, contentType = 'application/json'): HostFetchResponse => ({
+  status: 200,
+  statusText: 'OK',
+  url: 'https://api.example.test/',
+  redirected: false,
+  headers: { 'Content-Type': contentType } as Record<string, string>,
+  body: new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value)),
+});
+
+/** A port that records what reached it and answers with `answer`. */
+const port = (answer: (request: HostFetchRequest) => HostFetchResponse = () => json({ ok: true })) => {
+  const seen: HostFetchRequest[] = [];
+  const fetch: HostFetch = async (request) => {
+    seen.push(request);
+    return answer(request);
+  };
+  return { seen, fetch };
+};
+
+const connector = (body: string) => `export default class Connector {
+  constructor(runtime) { this.runtime = runtime; }
+  ${body}
+}`;
+
+const load = (script: string, fetch: HostFetch = port().fetch, limits = {}) =>
+  loadConnector({ script, options: { base: 'https://api.example.test' }, platform: 'server', fetch, limits });
+
+const failure = async (promise: Promise<unknown>): Promise<RuntimeError> => {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof RuntimeError)) throw new Error(`expected a RuntimeError, got ${String(error)}`);
+  return error;
+};
+
+describe('a connector in the sandbox', () => {
+  it('is built with the runtime object and answers a call with JSON', async () => {
+    const sandbox = await load(
+      connector(`getCapabilities() {
+        return { platform: this.runtime.platform, sdk: typeof this.runtime.sdkVersion, base: this.runtime.options.base };
+      }`),
+    );
+    expect(await sandbox.call('getCapabilities', [])).toEqual({
+      kind: 'json',
+      value: { platform: 'server', sdk: 'string', base: 'https://api.example.test' },
+    });
+    sandbox.dispose();
+  });
+
+  it('lays the call options over the published ones for that call only', async () => {
+    const sandbox = await load(connector('getModel() { return { ...this.runtime.options }; }'));
+    expect((await sandbox.call('getModel', [{}], { extra: 'x', base: 'y' })).kind === 'json').toBe(true);
+    expect(await sandbox.call('getModel', [{}], { extra: 'x', base: 'y' })).toEqual({
+      kind: 'json',
+      value: { base: 'y', extra: 'x' },
+    });
+    expect(await sandbox.call('getModel', [{}])).toEqual({
+      kind: 'json',
+      value: { base: 'https://api.example.test' },
+    });
+    sandbox.dispose();
+  });
+
+  it('sees the SDK globals and no host objects', async () => {
+    const sandbox = await load(
+      connector(`getModel() {
+        return [typeof ConnectorHttpError, typeof sleep, typeof StudioFormData, typeof FilePointer,
+          typeof console, typeof window, typeof setTimeout, typeof process, typeof require, typeof fetch];
+      }`),
+    );
+    expect(await sandbox.call('getModel', [{}])).toEqual({
+      kind: 'json',
+      value: ['function', 'function', 'function', 'function', ...Array(6).fill('undefined')],
+    });
+    sandbox.dispose();
+  });
+
+  it('fetches through the port without its own Authorization header and shapes the response', async () => {
+    const upstream = port(() => json({ items: [1, 2] }));
+    const sandbox = await load(
+      connector(`async query(options, context) {
+        const response = await this.runtime.fetch(this.runtime.options.base + '/items?q=' + options.filter[0], {
+          method: 'post', headers: { Authorization: 'Bearer mine', 'X-GraFx-Proxy-User-Agent': 'ua/1' }, body: 'b',
+        });
+        return { ok: response.ok, status: response.status, type: response.headers['content-type'],
+          data: JSON.parse(response.text), pointer: typeof response.arrayBuffer.id, bytes: response.arrayBuffer.bytes };
+      }`),
+      upstream.fetch,
+    );
+    const result = await sandbox.call('query', [{ filter: ['cats'] }, {}]);
+    expect(result).toEqual({
+      kind: 'json',
+      value: {
+        ok: true,
+        status: 200,
+        type: 'application/json',
+        data: { items: [1, 2] },
+        pointer: 'string',
+        bytes: 14,
+      },
+    });
+    expect(upstream.seen).toHaveLength(1);
+    expect(upstream.seen[0]).toMatchObject({
+      url: 'https://api.example.test/items?q=cats',
+      method: 'POST',
+      headers: { 'X-GraFx-Proxy-User-Agent': 'ua/1' },
+      body: 'b',
+    });
+    sandbox.dispose();
+  });
+
+  it('keeps image bytes on the host and download returns them with the upstream content type', async () => {
+    const png = Uint8Array.from([137, 80, 78, 71, 1, 2, 3]);
+    const upstream = port(() => ({ ...json(''), headers: { 'content-type': 'image/png' }, body: png }));
+    const sandbox = await load(
+      connector(`async download(id) {
+        const response = await this.runtime.fetch('https://cdn.example.test/' + id);
+        if (response.text !== '') throw new Error('text should be empty for an image');
+        return response.arrayBuffer;
+      }`),
+      upstream.fetch,
+    );
+    const result = await sandbox.call('download', ['a', 'thumbnail', 'web', {}]);
+    expect(result).toEqual({ kind: 'binary', contentType: 'image/png', bytes: png });
+    sandbox.dispose();
+  });
+
+  it('answers data: URLs itself', async () => {
+    const upstream = port();
+    const sandbox = await load(
+      connector(`async getModel() {
+        const a = await this.runtime.fetch('data:application/json;base64,eyJ4IjoxfQ==');
+        const b = await this.runtime.fetch('data:,hello%20there');
+        return [JSON.parse(a.text), b.text, a.headers['content-type']];
+      }`),
+      upstream.fetch,
+    );
+    expect(await sandbox.call('getModel', [{}])).toEqual({
+      kind: 'json',
+      value: [{ x: 1 }, 'hello there', 'application/json'],
+    });
+    expect(upstream.seen).toHaveLength(0);
+    sandbox.dispose();
+  });
+
+  it('reports each fetch without query values', async () => {
+    const records: unknown[] = [];
+    const sandbox = await loadConnector({
+      script: connector(
+        `async getModel() { await this.runtime.fetch('https://u:p@api.example.test/a?key=secret&x=1'); }`,
+      ),
+      options: {},
+      platform: 'web',
+      fetch: port().fetch,
+      onFetch: (record) => records.push(record),
+    });
+    await sandbox.call('getModel', [{}]);
+    expect(records).toEqual([
+      expect.objectContaining({
+        method: 'GET',
+        url: 'https://api.example.test/a?key=&x=',
+        status: 200,
+        bytes: 11,
+      }),
+    ]);
+    sandbox.dispose();
+  });
+
+  it('turns ConnectorHttpError into CONNECTOR_HTTP_ERROR with the status', async () => {
+    const sandbox = await load(connector(`detail() { throw new ConnectorHttpError(404, 'no such asset'); }`));
+    const error = await failure(sandbox.call('detail', ['x', {}]));
+    expect([error.code, error.connectorStatus, error.message]).toEqual([
+      'CONNECTOR_HTTP_ERROR',
+      404,
+      'no such asset',
+    ]);
+    sandbox.dispose();
+  });
+
+  it('names a method the connector does not have', async () => {
+    const sandbox = await load(connector('getModel() { return {}; }'));
+    expect((await failure(sandbox.call('getPage', [{}, {}]))).code).toBe('METHOD_MISSING');
+    sandbox.dispose();
+  });
+
+  it('passes a failed network fetch to the connector as a TypeError it can catch', async () => {
+    const sandbox = await load(
+      connector(`async getModel() {
+        try { await this.runtime.fetch('https://down.example.test/'); } catch (e) { return e.name + ': ' + e.message; }
+      }`),
+      async () => {
+        throw new Error('connection refused');
+      },
+    );
+    expect(await sandbox.call('getModel', [{}])).toEqual({
+      kind: 'json',
+      value: 'TypeError: fetch failed: connection refused',
+    });
+    sandbox.dispose();
+  });
+
+  it('stops on a fetch the port refuses, even when the connector catches it', async () => {
+    const sandbox = await load(
+      connector(`async getModel() {
+        try { await this.runtime.fetch('https://evil.test/'); } catch { return 'swallowed'; }
+      }`),
+      async () => {
+        throw new RuntimeError('FETCH_REFUSED', "host 'evil.test' is not in allowedDomains");
+      },
+    );
+    const error = await failure(sandbox.call('getModel', [{}]));
+    expect([error.code, error.message]).toEqual([
+      'FETCH_REFUSED',
+      "host 'evil.test' is not in allowedDomains",
+    ]);
+    sandbox.dispose();
+  });
+});
+
+describe('scripts that do not load', () => {
+  it('refuses a script that is not valid JavaScript', async () => {
+    expect((await failure(checkScript('export default class {'))).code).toBe('SCRIPT_INVALID');
+  });
+
+  it('refuses a script without a default class', async () => {
+    expect((await failure(checkScript('function connector() {}'))).code).toBe('NO_DEFAULT_CLASS');
+    expect((await failure(checkScript('export default 42;'))).code).toBe('NO_DEFAULT_CLASS');
+  });
+
+  it('refuses a script that imports another module', async () => {
+    const error = await failure(checkScript("import x from 'lodash'; export default class { }"));
+    expect(error.code).toBe('SCRIPT_INVALID');
+  });
+
+  it('accepts a bundled connector', async () => {
+    await expect(checkScript(connector('getModel() { return {}; }'))).resolves.toBeUndefined();
+  });
+});
+
+describe('limits', () => {
+  it('interrupts an endless loop at the deadline, then runs the next call normally', async () => {
+    const sandbox = await load(
+      connector(`getModel(context) { if (context.loop) { for (;;) {} } return 'fine'; }`),
+      port().fetch,
+      { timeoutMs: 200 },
+    );
+    const started = Date.now();
+    expect((await failure(sandbox.call('getModel', [{ loop: true }]))).code).toBe('TIME_LIMIT');
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(await sandbox.call('getModel', [{}])).toEqual({ kind: 'json', value: 'fine' });
+    sandbox.dispose();
+  });
+
+  it('counts time spent waiting for a fetch and aborts it', async () => {
+    let aborted = false;
+    const sandbox = await load(
+      connector(`async getModel() { await this.runtime.fetch('https://slow.example.test/'); }`),
+      (_request, signal) =>
+        new Promise((_resolve, reject) => {
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            reject(new Error('aborted'));
+          });
+        }),
+      { timeoutMs: 200 },
+    );
+    expect((await failure(sandbox.call('getModel', [{}]))).code).toBe('TIME_LIMIT');
+    expect(aborted).toBe(true);
+    sandbox.dispose();
+  });
+
+  it('counts sleep against the deadline', async () => {
+    const sandbox = await load(connector(`async getModel() { await sleep(10000); }`), port().fetch, {
+      timeoutMs: 200,
+    });
+    expect((await failure(sandbox.call('getModel', [{}]))).code).toBe('TIME_LIMIT');
+    sandbox.dispose();
+  });
+
+  it('stops a memory bomb', async () => {
+    const sandbox = await load(
+      connector(`getModel() { const a = []; for (;;) a.push('x'.repeat(1024) + a.length); }`),
+      port().fetch,
+      { memoryBytes: 16 * 1024 * 1024 },
+    );
+    const error = await failure(sandbox.call('getModel', [{}]));
+    expect([error.code, error.message]).toEqual([
+      'MEMORY_LIMIT',
+      'the connector exceeded the memory limit of 16 MiB (RUNTIME_MEMORY_MB)',
+    ]);
+    sandbox.dispose();
+  });
+
+  it('stops deep recursion', async () => {
+    const sandbox = await load(connector(`getModel() { const f = (n) => f(n + 1) + 1; return f(0); }`));
+    expect((await failure(sandbox.call('getModel', [{}]))).code).toBe('STACK_LIMIT');
+    sandbox.dispose();
+  });
+
+  it('stops the fetch past the limit', async () => {
+    const upstream = port();
+    const sandbox = await load(
+      connector(`async getModel() {
+        for (let i = 0; i < 150; i++) { try { await this.runtime.fetch('https://api.example.test/' + i); } catch {} }
+      }`),
+      upstream.fetch,
+      { maxFetches: 100 },
+    );
+    const error = await failure(sandbox.call('getModel', [{}]));
+    expect(error.code).toBe('FETCH_LIMIT');
+    expect(error.message).toContain('100');
+    expect(upstream.seen).toHaveLength(100);
+    sandbox.dispose();
+  });
+
+  it('refuses a response body over the limit', async () => {
+    const sandbox = await load(
+      connector(`async getModel() { await this.runtime.fetch('https://api.example.test/big'); }`),
+      port(() => json('x'.repeat(2048), 'text/plain')).fetch,
+      { maxResponseBytes: 1024 },
+    );
+    expect((await failure(sandbox.call('getModel', [{}]))).code).toBe('RESPONSE_TOO_LARGE');
+    sandbox.dispose();
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * The runtime's ports and results. `HostFetch` is the one way out of the sandbox: on the server it is the proxy's
+ * exchange in process, in a browser the proxy route over HTTP, in the CLI a local relay.
+ */
+export type HostFetchRequest = {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array | undefined;
+  /** The port may stop reading a body past this many bytes (the runtime refuses it anyway). */
+  maxResponseBytes: number;
+};
+
+export type HostFetchResponse = {
+  status: number;
+  statusText: string;
+  url: string;
+  redirected: boolean;
+  headers: Record<string, string>;
+  body: Uint8Array;
+  /** Whether the port added the connector's credentials (the activity log shows it). */
+  credentialsInjected?: boolean;
+};
+
+/** Throws `RuntimeError('FETCH_REFUSED' | 'RESPONSE_TOO_LARGE')` for a refusal; any other throw is a network failure. */
+export type HostFetch = (request: HostFetchRequest, signal: AbortSignal) => Promise<HostFetchResponse>;
+
+/** One fetch as the activity log and the debug page show it (never a secret, never query values). */
+export type FetchRecord = {
+  method: string;
+  url: string;
+  status: number | undefined;
+  bytes: number;
+  durationMs: number;
+  credentialsInjected: boolean;
+  error?: string;
+};
+
+export const connectorMethods = [
+  'query',
+  'detail',
+  'download',
+  'getPage',
+  'getModel',
+  'getCapabilities',
+  'getConfigurationOptions',
+] as const;
+
+export type ConnectorMethod = (typeof connectorMethods)[number];
+
+export type InvocationResult =
+  | { kind: 'json'; value: unknown }
+  /** download: the bytes behind the returned ArrayBufferPointer, with the upstream's content type. */
+  | { kind: 'binary'; contentType: string; bytes: Uint8Array };
+
+export type Platform = 'server' | 'web';
