@@ -75,7 +75,7 @@ body { font: 14px/1.45 system-ui, sans-serif; margin: 0; color: #1d2433; backgro
 main { max-width: 1100px; margin: 0 auto; padding: 16px 24px; }
 h1 { font-size: 20px; margin: 8px 0 2px; } .muted { color: #5b6475; }
 form { display: grid; gap: 8px; background: #fff; border: 1px solid #d8dce3; border-radius: 8px; padding: 12px; margin: 12px 0; }
-label { display: grid; gap: 4px; font-weight: 600; } textarea { font: 13px ui-monospace, monospace; min-height: 70px; }
+label { font-weight: 600; } textarea { font: 13px ui-monospace, monospace; min-height: 70px; }
 button { justify-self: start; padding: 6px 14px; font-weight: 600; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(140px, 1fr)); gap: 10px; }
 figure { margin: 0; background: #fff; border: 1px solid #d8dce3; border-radius: 6px; padding: 6px; }
@@ -113,9 +113,12 @@ const main = async () => {
   const form = h(
     'form',
     {},
-    h('label', {}, 'Method', method),
-    h('label', {}, 'Arguments (a JSON array, in the order of the method’s parameters)', args),
-    h('label', {}, 'Options (runtime.options)', options),
+    h('label', { for: 'method' }, 'Method'),
+    method,
+    h('label', { for: 'arguments' }, 'Arguments (a JSON array, in the order of the method’s parameters)'),
+    args,
+    h('label', { for: 'options' }, 'Options (runtime.options)'),
+    options,
     run,
   );
   app.replaceChildren(
