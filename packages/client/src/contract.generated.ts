@@ -728,6 +728,16 @@ export type AppRouter = TRPCBuiltRouter<
         output: undefined;
         meta: object;
       }>;
+      script: TRPCQueryProcedure<{
+        input: { environment: string; connectorId: string };
+        output: {
+          version: string;
+          type: ConnectorType;
+          options: { [key: string]: null | string | number | boolean };
+          script: string;
+        };
+        meta: object;
+      }>;
     };
     connectorAuth: {
       set: TRPCMutationProcedure<{
@@ -1037,6 +1047,11 @@ export const restRoutes = {
   'authorizationCode.logout': {
     method: 'POST',
     path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/auth/oauth-authorization-code/logout',
+    query: [],
+  },
+  'connectors.script': {
+    method: 'GET',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/script',
     query: [],
   },
 } as const;

@@ -29,7 +29,7 @@ const clientOf = (req: Request): { id: string; secret: string } | undefined => {
 };
 
 /**
- * The stand-in API a development server serves under `/dev/stand-in` (docs/connector-runtime.md, "Demo connectors"):
+ * The stand-in API a development server serves under `/dev/stand-in` (docs/demo-connectors.md):
  * an OAuth token endpoint (client credentials), a media library (JSON query and detail, PNG and SVG pictures made in
  * code) behind its bearer tokens, and a product catalogue (cursor pages, a schema) behind a static key. It exists so
  * the demo connectors work on a machine without internet; a production server never mounts it.

@@ -55,6 +55,26 @@ describe.each(await testBackends())('stand-in API and demo connectors on $name',
     }
   });
 
+  it("GET .../script answers the published module and options a browser runs (the console's Try it)", async () => {
+    const answer = await tp.call(`/grafx/api/v1/environment/acme-prod/connectors/${media()?.id}/script`, {
+      token,
+    });
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { type: string; options: { baseUrl: string }; script: string };
+    expect(body.type).toBe('media');
+    expect(body.options.baseUrl).toBe(standIn());
+    expect(body.script).toContain('export');
+    expect(body.script).not.toContain('@chili-publish/studio-connectors');
+    const missing = await tp.call(
+      '/grafx/api/v1/environment/acme-prod/connectors/00000000-0000-4000-8000-000000000000/script',
+      { token },
+    );
+    expect(missing.status).toBe(404);
+    expect(
+      (await tp.call(`/grafx/api/v1/environment/acme-prod/connectors/${media()?.id}/script`)).status,
+    ).toBe(401);
+  });
+
   it('media: the proxy gets a client-credentials token from the stand-in and lists, describes and downloads', async () => {
     const page = await proxied(media(), `${standIn()}/media/assets?page=1&pageSize=3`);
     expect(page.status).toBe(200);

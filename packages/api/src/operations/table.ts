@@ -1,5 +1,6 @@
 import { adminOperations } from './admin.ts';
 import { authorizationCodeOperations } from './authorization-code.ts';
+import { connectorScriptOperations } from './connector-script.ts';
 import { environmentOperations } from './environment.ts';
 
 /** Every operation the platform serves; drives REST, tRPC and OpenAPI alike. */
@@ -7,4 +8,5 @@ export const operations = [
   ...adminOperations,
   ...environmentOperations,
   ...authorizationCodeOperations,
+  ...connectorScriptOperations,
 ] as const;

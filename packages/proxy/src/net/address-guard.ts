@@ -7,7 +7,7 @@ import { BlockedAddressError } from './blocked-address-error.ts';
 export type AddressGuard = {
   readonly allowPrivateNetworks: boolean;
   allows(address: string): boolean;
-  /** The development stand-in exemption (docs/connector-runtime.md): this URL may be reached whatever its address. */
+  /** The development stand-in exemption (docs/demo-connectors.md): this URL may be reached whatever its address. */
   exempts(url: URL): boolean;
 };
 
