@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthUsage } from '@platform/core';
+import type { HostFetch } from '@platform/runtime';
 import type { Database, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -7,6 +9,8 @@ import { createAddressGuard } from './net/address-guard.ts';
 import { createUpstreamAgent } from './net/upstream-agent.ts';
 import { createConnectorConfigLoader } from './proxy/connector-config.ts';
 import { createProxyHandler, type ProxyRequestContext } from './proxy/handle-proxy-request.ts';
+import { createInProcessFetch } from './proxy/in-process-fetch.ts';
+import { createProxyExchange, type ExchangeCaller } from './proxy/proxy-exchange.ts';
 import { createTokenService, type TokenService } from './tokens/token-service.ts';
 
 export type ProxyOptions = {
@@ -38,6 +42,8 @@ export type ProxyOptions = {
 export type ConnectorProxy = {
   /** Proxies one request (docs/environment-api.md). Never rejects: errors are written as ProblemDetails. */
   handle(req: IncomingMessage, res: ServerResponse, ctx: ProxyRequestContext): Promise<void>;
+  /** The connector runtime's `runtime.fetch` on the server: the same exchange as `handle`, in process. */
+  fetchFor(caller: ExchangeCaller, usage: AuthUsage): HostFetch;
   tokens: TokenService;
   /**
    * Call after changing a connector (republish, PATCH, DELETE, its auth or shared headers): this process then
@@ -66,17 +72,10 @@ export const createProxy = (options: ProxyOptions): ConnectorProxy => {
     timeoutMs,
     publicUrl,
   });
-  const handle = createProxyHandler({
-    loader,
-    tokens,
-    agent: targetAgent,
-    metrics,
-    log,
-    guard,
-    timeoutMs,
-  });
+  const exchange = createProxyExchange({ loader, tokens, agent: targetAgent, metrics, guard, timeoutMs });
   return {
-    handle,
+    handle: createProxyHandler(exchange, log),
+    fetchFor: createInProcessFetch(exchange),
     tokens,
     invalidateConnector: (connectorId) => loader.invalidate(connectorId),
     async close() {

@@ -23,6 +23,7 @@ export { type ConnectorProxy, createProxy, type ProxyOptions } from './create-pr
 export { metricsWithoutConnectors } from './metrics.ts';
 export { isPublicAddress } from './net/address-policy.ts';
 export type { ProxyRequestContext } from './proxy/handle-proxy-request.ts';
+export type { ExchangeCaller } from './proxy/proxy-exchange.ts';
 export type {
   CompleteContext,
   LoginContext,

@@ -1,9 +1,11 @@
 import { once } from 'node:events';
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { RuntimeError } from '@platform/runtime';
 import type { SecretBox } from '@platform/store';
 import { type TestDatabase, testBackends } from '@platform/store/testing';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
+  environmentId,
   insertConnector,
   newSecrets,
   seedEnvironment,
@@ -245,6 +247,92 @@ describe.each(backends)('proxy requests on $name', (backend) => {
     target.routes.set('/slow', () => {});
     const slow = await harness.call(id, { url: `${target.url}/slow` });
     expect(slow.status).toBe(504);
+  });
+  // The two proxy headers real connectors send, over HTTP and through the in-process adapter the runtime uses.
+  const staticKeyConnector = async () => {
+    const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
+    await setAuth(database, secrets, id, 'browser', 'staticKey', {
+      key: 'X-Api-Key',
+      value: 'static-secret-1234',
+    });
+    return id;
+  };
+
+  it('X-GraFx-Proxy-User-Agent sets the upstream User-Agent', async () => {
+    const id = await staticKeyConnector();
+    await harness.call(id, {
+      url: `${target.url}/ua`,
+      headers: { 'x-grafx-proxy-user-agent': 'connector/1.0' },
+    });
+    expect(target.requests.at(-1)!.headers['user-agent']).toBe('connector/1.0');
+  });
+
+  it('X-GraFx-Proxy-Exclude-Headers: Authorization sends the request without the injected credentials', async () => {
+    const id = await staticKeyConnector();
+    await harness.call(id, {
+      url: `${target.url}/signed`,
+      headers: { 'x-grafx-proxy-exclude-headers': 'Authorization' },
+    });
+    expect(target.requests.at(-1)!.headers['x-api-key']).toBeUndefined();
+    await harness.call(id, { url: `${target.url}/plain` });
+    expect(target.requests.at(-1)!.headers['x-api-key']).toBe('static-secret-1234');
+  });
+
+  const inProcess = (connectorId: string) =>
+    harness.proxy.fetchFor(
+      { environmentId, connectorId, caller: { userId: 'auth0|alice', roles: new Set(['platform:read']) } },
+      'browser',
+    );
+
+  it('in process: the same credential injection and header rules, the body collected', async () => {
+    const id = await staticKeyConnector();
+    const response = await inProcess(id)(
+      {
+        url: `${target.url}/items?q=1`,
+        method: 'POST',
+        headers: { 'Content-Type': 'text/plain', 'X-GraFx-Proxy-User-Agent': 'ua/2', cookie: 'dropped' },
+        body: 'hello',
+        maxResponseBytes: 1024,
+      },
+      new AbortController().signal,
+    );
+    expect(response).toMatchObject({ status: 200, statusText: 'OK', credentialsInjected: true });
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(new TextDecoder().decode(response.body))).toEqual({ method: 'POST', bytes: 5 });
+    const seen = target.requests.at(-1)!;
+    expect([seen.path, seen.headers['x-api-key'], seen.headers['user-agent'], seen.headers.cookie]).toEqual([
+      '/items?q=1',
+      'static-secret-1234',
+      'ua/2',
+      undefined,
+    ]);
+  });
+
+  it('in process: a host outside allowedDomains and an oversized body are refused with typed errors', async () => {
+    const id = await staticKeyConnector();
+    const fetch = inProcess(id);
+    const refused = await fetch(
+      {
+        url: 'https://elsewhere.example/',
+        method: 'GET',
+        headers: {},
+        body: undefined,
+        maxResponseBytes: 1024,
+      },
+      new AbortController().signal,
+    ).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(RuntimeError);
+    expect(refused).toMatchObject({
+      code: 'FETCH_REFUSED',
+      message: expect.stringContaining('elsewhere.example'),
+    });
+    expect((refused as Error).message).toContain('allowedDomains');
+    target.routes.set('/big', (_req, res) => res.end('x'.repeat(4096)));
+    const tooLarge = await fetch(
+      { url: `${target.url}/big`, method: 'GET', headers: {}, body: undefined, maxResponseBytes: 1024 },
+      new AbortController().signal,
+    ).catch((error: unknown) => error);
+    expect(tooLarge).toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
   });
 });
 

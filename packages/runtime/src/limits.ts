@@ -19,5 +19,5 @@ export const defaultLimits: RuntimeLimits = Object.freeze({
   timeoutMs: 30_000,
   maxFetches: 100,
   maxResponseBytes: 50 * MiB,
-  stackBytes: 512 * 1024,
+  stackBytes: 256 * 1024,
 });

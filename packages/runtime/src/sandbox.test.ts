@@ -107,7 +107,7 @@ describe('a connector in the sandbox', () => {
         type: 'application/json',
         data: { items: [1, 2] },
         pointer: 'string',
-        bytes: 14,
+        bytes: 15,
       },
     });
     expect(upstream.seen).toHaveLength(1);

@@ -11,7 +11,7 @@ import {
   Scope,
 } from 'quickjs-emscripten-core';
 import { classifySandboxError, type SandboxError, timeLimit } from './classify.ts';
-import { loadEngine } from './engine.ts';
+import { newEngine } from './engine.ts';
 import { isLimitError, RuntimeError } from './errors.ts';
 import { type Invocation, performFetch } from './fetch.ts';
 import { defaultLimits, type RuntimeLimits } from './limits.ts';
@@ -159,15 +159,13 @@ class Sandbox implements ConnectorSandbox {
     const vm = this.#vm;
     this.#vm = undefined;
     if (vm === undefined) return;
-    vm.control.dispose();
-    vm.context.dispose();
-    vm.runtime.dispose();
+    releaseVm(vm.runtime, vm.context, vm.control);
   }
 
   async #ensureVm(): Promise<Vm> {
     if (this.#disposed) throw new RuntimeError('CONNECTOR_ERROR', 'the sandbox was disposed');
     if (this.#vm !== undefined) return this.#vm;
-    const engine = await loadEngine();
+    const engine = await newEngine(this.#limits.memoryBytes);
     const runtime = engine.newRuntime({
       memoryLimitBytes: this.#limits.memoryBytes,
       maxStackSizeBytes: this.#limits.stackBytes,
@@ -195,9 +193,7 @@ class Sandbox implements ConnectorSandbox {
       return vm;
     } catch (error) {
       this.#end(invocation);
-      control?.dispose();
-      context.dispose();
-      runtime.dispose();
+      releaseVm(runtime, context, control);
       throw error;
     } finally {
       this.#end(invocation);
@@ -370,6 +366,24 @@ class Sandbox implements ConnectorSandbox {
     return deferred.handle;
   }
 }
+
+/**
+ * Frees an interpreter. Its WebAssembly instance is its own, so if QuickJS aborts while freeing a heap a limit left
+ * half-built, only that instance is lost, and it is dropped anyway.
+ */
+const releaseVm = (
+  runtime: QuickJSRuntime,
+  context: QuickJSContext,
+  control: QuickJSHandle | undefined,
+): void => {
+  try {
+    control?.dispose();
+    context.dispose();
+    runtime.dispose();
+  } catch {
+    // The instance is unreachable from here on; the garbage collector takes its memory.
+  }
+};
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

@@ -1,5 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { TLSSocket } from 'node:tls';
+import type { IncomingHttpHeaders } from 'node:http';
 
 /** RFC 9110 §7.6.1 connection-specific headers, plus what this proxy sets itself. */
 const hopByHop = new Set([
@@ -42,9 +41,8 @@ const listed = (value: string | string[] | undefined): string[] =>
 
 export type OutgoingHeaders = Record<string, string | string[]>;
 
-export type OutgoingHeaderOptions = {
-  forwardedHeaders: boolean;
-};
+/** Where a request came from, for the `x-forwarded-*` headers a connector with `forwardedHeaders` sends on. */
+export type ForwardedFrom = { client: string | undefined; proto: 'http' | 'https' };
 
 const noNames: ReadonlySet<string> = new Set();
 
@@ -54,9 +52,14 @@ const namesIn = (...values: (string | string[] | undefined)[]): ReadonlySet<stri
   return new Set(values.flatMap(listed));
 };
 
-/** The caller's headers as the target may see them (shared headers and credentials are added per hop, later). */
-export const outgoingHeaders = (req: IncomingMessage, options: OutgoingHeaderOptions): OutgoingHeaders => {
-  const incoming: IncomingHttpHeaders = req.headers;
+/**
+ * The caller's headers as the target may see them (shared headers and credentials are added per hop, later).
+ * `forwardedFrom` is given only when the connector forwards the client's address (`forwardedHeaders`).
+ */
+export const filterOutgoingHeaders = (
+  incoming: Readonly<Record<string, string | string[] | undefined>>,
+  forwardedFrom: ForwardedFrom | undefined,
+): OutgoingHeaders => {
   const dropped = namesIn(incoming.connection, incoming['x-grafx-proxy-exclude-headers']);
   const out: OutgoingHeaders = {};
   for (const name in incoming) {
@@ -66,12 +69,13 @@ export const outgoingHeaders = (req: IncomingMessage, options: OutgoingHeaderOpt
       continue;
     out[name] = value;
   }
-  if (options.forwardedHeaders) {
+  if (forwardedFrom) {
     const chain = listed(incoming['x-forwarded-for']);
-    const client = req.socket.remoteAddress;
+    const client = forwardedFrom.client;
     out['x-forwarded-for'] = [...chain, ...(client ? [client] : [])].join(', ');
-    if (incoming.host) out['x-forwarded-host'] = incoming.host;
-    out['x-forwarded-proto'] = req.socket instanceof TLSSocket ? 'https' : 'http';
+    const host = incoming.host;
+    if (host !== undefined) out['x-forwarded-host'] = Array.isArray(host) ? host.join(',') : host;
+    out['x-forwarded-proto'] = forwardedFrom.proto;
   }
   return out;
 };

@@ -29,6 +29,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   #res: ServerResponse | undefined;
   #endedEarly: ((reason: string) => void) | undefined;
   #discarded = -1;
+  #collector: Collector | undefined;
 
   /** Whether this hop carried the injected credential (a 401 then is the credential's fault). */
   constructor(readonly credentialSent: boolean) {
@@ -56,7 +57,9 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.#res) {
+    if (this.#collector) {
+      this.#collector.take(chunk);
+    } else if (this.#res) {
       if (!this.#res.write(chunk)) controller.pause();
     } else if (this.#discarded >= 0) {
       this.#discarded += chunk.length;
@@ -71,6 +74,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   onResponseEnd(): void {
     this.#ended = true;
     this.#res?.end();
+    this.#collector?.done();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
@@ -81,6 +85,7 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     this.#error = error;
     this.#pending = [];
     if (this.#res) this.#cutShort(this.#res, error.message);
+    this.#collector?.fail(error);
   }
 
   /** Sends the body to the caller, whose status line and headers are already written. */
@@ -117,6 +122,39 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     if (writable) this.#controller?.resume();
   }
 
+  /**
+   * Reads the whole body into memory (the in-process adapter), failing with ResponseTooLargeError past `maxBytes`.
+   * `signal` stops reading (the caller's deadline).
+   */
+  collect(maxBytes: number, signal: AbortSignal): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const chunks = this.#pending;
+      this.#pending = [];
+      let size = chunks.reduce((total, chunk) => total + chunk.length, 0);
+      const stop = (error: Error) => {
+        this.#collector = undefined;
+        if (!this.#ended) this.#controller?.abort(error);
+        reject(error);
+      };
+      const collector: Collector = {
+        take: (chunk) => {
+          size += chunk.length;
+          if (size > maxBytes) stop(new ResponseTooLargeError(maxBytes));
+          else chunks.push(chunk);
+        },
+        done: () => resolve(Buffer.concat(chunks)),
+        fail: reject,
+      };
+      if (this.#error) return reject(this.#error);
+      if (size > maxBytes) return stop(new ResponseTooLargeError(maxBytes));
+      if (this.#ended) return collector.done();
+      if (signal.aborted) return stop(new Error('aborted'));
+      signal.addEventListener('abort', () => stop(new Error('aborted')), { once: true });
+      this.#collector = collector;
+      this.#controller?.resume();
+    });
+  }
+
   /** Drops the body (the response is not passed on); a short one is read to the end to keep the connection. */
   discard(): void {
     this.#pending = [];
@@ -134,5 +172,14 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     const report = this.#endedEarly;
     this.#endedEarly = undefined;
     report?.(reason);
+  }
+}
+
+type Collector = { take(chunk: Buffer): void; done(): void; fail(error: Error): void };
+
+export class ResponseTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`The response body exceeds ${maxBytes} bytes.`);
+    this.name = 'ResponseTooLargeError';
   }
 }

@@ -1,0 +1,149 @@
+import { type AuthUsage, ForbiddenError } from '@platform/core';
+import type { Agent } from 'undici';
+import { type AuthConfig, isOAuth } from '../auth-config.ts';
+import type { ProxyMetrics } from '../metrics.ts';
+import { createUpstreamObserver } from '../metrics-children.ts';
+import type { AddressGuard } from '../net/address-guard.ts';
+import type { TokenService } from '../tokens/token-service.ts';
+import type { ConnectorConfig, ConnectorConfigLoader } from './connector-config.ts';
+import {
+  type ForwardedFrom,
+  filterOutgoingHeaders,
+  type OutgoingHeaders,
+  responseHeaders,
+} from './header-filter.ts';
+import type { RequestBody } from './request-body.ts';
+import { assertTargetAllowed, type Credential, sendUpstream } from './send-upstream.ts';
+import type { UpstreamExchange } from './upstream-exchange.ts';
+
+/** Who calls and for which connector; the environment is already resolved and checked for visibility. */
+export type ExchangeCaller = {
+  environmentId: number;
+  connectorId: string;
+  caller: { userId: string; roles: ReadonlySet<string> };
+};
+
+export type ExchangeRequest = {
+  url: URL;
+  method: string;
+  usage: AuthUsage;
+  /** The caller's headers (lower-case names), `x-grafx-proxy-*` included: the exchange filters them. */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** Read only once the target is known to be allowed. */
+  body: () => Promise<RequestBody>;
+  /** Where the request came from, for `forwardedHeaders`; none for a request made inside the platform. */
+  forwardedFrom: ForwardedFrom | undefined;
+};
+
+export type ExchangeResponse = {
+  status: number;
+  headers: OutgoingHeaders;
+  /** The target's body, to forward (HTTP) or collect (in process). */
+  body: UpstreamExchange;
+  /** Whether the connector's credentials went with the request that answered. */
+  credentialsInjected: boolean;
+};
+
+export type ExchangeDeps = {
+  loader: ConnectorConfigLoader;
+  tokens: TokenService;
+  agent: Agent;
+  metrics: ProxyMetrics;
+  guard: AddressGuard;
+  timeoutMs: number;
+};
+
+export type ProxyExchange = (caller: ExchangeCaller, request: ExchangeRequest) => Promise<ExchangeResponse>;
+
+const credentialOf = async (auth: AuthConfig | undefined, userId: string, tokens: TokenService) => {
+  if (!auth) return undefined;
+  if (auth.type === 'staticKey') return { name: auth.data.key, value: auth.data.value };
+  return { name: 'authorization', value: `Bearer ${await tokens.accessToken(auth, userId)}` };
+};
+
+const single = (value: string | string[] | undefined): string | undefined =>
+  Array.isArray(value) ? value.join(',') : value;
+
+/** `X-GraFx-Proxy-Exclude-Headers: Authorization` asks for no injected credentials (pre-signed URLs). */
+const excludesCredentials = (headers: ExchangeRequest['headers']): boolean =>
+  (single(headers['x-grafx-proxy-exclude-headers']) ?? '')
+    .split(',')
+    .some((name) => name.trim().toLowerCase() === 'authorization');
+
+const targetHeaders = (request: ExchangeRequest, connector: ConnectorConfig): OutgoingHeaders => {
+  const headers = filterOutgoingHeaders(
+    request.headers,
+    connector.forwardedHeaders ? request.forwardedFrom : undefined,
+  );
+  const userAgent = single(request.headers['x-grafx-proxy-user-agent'])?.trim();
+  if (userAgent) headers['user-agent'] = userAgent;
+  return headers;
+};
+
+/**
+ * One proxied exchange, free of any transport: the role for server usage, the connector's configuration
+ * (disabled, unknown), allowedDomains and the address guard, header filtering, credential injection for the usage
+ * and the single 401 retry with a fresh token. The HTTP proxy route and the connector runtime's in-process fetch are
+ * two thin adapters around it.
+ */
+export const createProxyExchange = (deps: ExchangeDeps): ProxyExchange => {
+  const { loader, tokens, agent, metrics, guard, timeoutMs } = deps;
+  const observeUpstream = createUpstreamObserver(metrics.upstreamDuration);
+
+  return async ({ environmentId, connectorId, caller }, request) => {
+    if (request.usage === 'server' && !caller.roles.has('connector:server')) {
+      throw new ForbiddenError('The server usage of a connector needs the connector:server token role.');
+    }
+    const connector = await loader.load(environmentId, connectorId, request.usage);
+    // Refuse before reading the body or fetching a token for a target that will never be called.
+    assertTargetAllowed(request.url, connector.allowedDomains, guard);
+    const headers = targetHeaders(request, connector);
+    const body = await request.body();
+    const auth = excludesCredentials(request.headers) ? undefined : connector.auth;
+    let credential: Credential | undefined = await credentialOf(auth, caller.userId, tokens);
+    const observe = (status: number, seconds: number) => observeUpstream(connector.id, status, seconds);
+    const send = () =>
+      sendUpstream(
+        {
+          url: request.url,
+          method: request.method,
+          headers,
+          body,
+          credential,
+          sharedHeaders: connector.sharedHeaders,
+          allowedDomains: connector.allowedDomains,
+        },
+        { agent, guard, timeoutMs, observe },
+      );
+
+    let response: UpstreamExchange = await send();
+    let unauthorized: string | undefined;
+    if (response.statusCode === 401 && response.credentialSent && auth) {
+      // Retry once with a fresh token, only when the body can be sent again (buffered ≤ 1 MiB or none).
+      if (isOAuth(auth) && body.kind !== 'stream' && credential) {
+        response.discard();
+        const rejected = credential.value.slice('Bearer '.length);
+        credential = {
+          name: 'authorization',
+          value: `Bearer ${await tokens.renew(auth, caller.userId, rejected)}`,
+        };
+        response = await send();
+      } else if (isOAuth(auth) && credential) {
+        // Not replayable: no retry now, but the next request must not reuse the refused token.
+        const rejected = credential.value.slice('Bearer '.length);
+        tokens.renew(auth, caller.userId, rejected).catch(() => {});
+      }
+      if (response.statusCode === 401 && response.credentialSent) {
+        unauthorized = `${auth.type}, ${connector.id}`;
+      }
+    }
+    const outgoing = responseHeaders(response.headers);
+    if (unauthorized !== undefined) outgoing['x-grafx-unauthorized'] = unauthorized;
+    return {
+      status: response.statusCode,
+      headers: outgoing,
+      body: response,
+      credentialsInjected: response.credentialSent,
+    };
+  };
+};
