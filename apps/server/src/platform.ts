@@ -27,6 +27,7 @@ import {
   loadOrCreateSecretsKey,
   migrate,
   openDatabase,
+  repointDemoConnectors,
   sealClearAuthObjects,
   seedDemoData,
 } from '@platform/store';
@@ -169,6 +170,13 @@ export const startPlatform = async (
         { connectors: published, standIn: `${standIn.origin}/dev/stand-in` },
         'demo connectors published',
       );
+    } else if (standIn) {
+      const moved = await repointDemoConnectors(database, standIn.origin);
+      if (moved > 0)
+        log.info(
+          { connectors: moved, standIn: `${standIn.origin}/dev/stand-in` },
+          'demo connectors repointed',
+        );
     }
     const proxy = createProxy({
       database,

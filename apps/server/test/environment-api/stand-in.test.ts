@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { createServer } from 'node:net';
 import { DEMO_OWNER_ID } from '@platform/store';
 import { testBackends } from '@platform/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -128,6 +130,46 @@ describe.each(await testBackends())('stand-in API and demo connectors on $name',
     );
     expect((await proxied(media(), `http://localhost:${port}/dev/stand-in/media/assets`)).status).toBe(403);
   });
+});
+
+describe.each((await testBackends()).slice(0, 1))('a restart on another port on $name', (backend) => {
+  it('points the demo connectors at the stand-in of the new address', async () => {
+    const env = { AUTH_ISSUER: '', DEMO_DATA: 'true', PROXY_ALLOW_PRIVATE_NETWORKS: 'false' };
+    const first = await startTestPlatform(backend, env);
+    await first.platform.close();
+    // The first address stays taken, so the second start is on another port for sure.
+    const blocker = createServer().listen(Number(new URL(first.url).port), '127.0.0.1');
+    await once(blocker, 'listening');
+    const second = await startTestPlatform(backend, env, first.database);
+    try {
+      expect(second.url).not.toBe(first.url);
+      const token = await second.platform.devIssuer!.mint({
+        sub: DEMO_OWNER_ID,
+        roles: ['platform:read'],
+        ttlSeconds: 600,
+      });
+      const listed = await second.call('/grafx/api/v1/environment/acme-prod/connectors', { token });
+      const media = ((await listed.json()) as { data: Connector[] }).data.find((c) =>
+        c.name.startsWith('Stand-in media'),
+      );
+      const script = await second.call(`/grafx/api/v1/environment/acme-prod/connectors/${media?.id}/script`, {
+        token,
+      });
+      expect(((await script.json()) as { options: { baseUrl: string } }).options.baseUrl).toBe(
+        `${second.url}/dev/stand-in`,
+      );
+      const page = await second.call(`/grafx/api/v1/environment/acme-prod/connectors/${media?.id}/proxy`, {
+        token,
+        headers: { 'x-grafx-proxy-external-url': `${second.url}/dev/stand-in/media/assets?page=1` },
+      });
+      expect(page.status).toBe(200);
+      expect(second.logs.join('')).toContain('demo connectors repointed');
+    } finally {
+      await second.close();
+      await first.issuer.close();
+      blocker.close();
+    }
+  }, 120_000);
 });
 
 describe('where the stand-in runs', () => {
