@@ -1,11 +1,19 @@
+import { execFile } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { runCli, startCli, tempDir } from './helpers/run-cli.ts';
 
 const EXAMPLES = fileURLToPath(new URL('../../../examples/connectors/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const SDK = join(ROOT, 'node_modules', '@chili-publish', 'studio-connectors');
+
+/** `tsc -p dir`: resolves when the project type-checks, rejects with tsc's messages otherwise. */
+const typecheck = (dir: string) => promisify(execFile)(process.execPath, [TSC, '-p', dir]);
 
 /** A copy of an example connector (the repository's own fixtures), so a build writes into a temporary folder. */
 const example = (name: 'stand-in-media' | 'stand-in-data'): string => {
@@ -173,5 +181,18 @@ describe('connector-cli build', () => {
     child.kill('SIGTERM');
     const [code] = await once(child, 'close');
     expect(code).toBe(0);
+  });
+});
+
+describe('the connector sources type-check against the SDK on npm', () => {
+  test('the example connectors', async () => {
+    await expect(typecheck(EXAMPLES)).resolves.toBeDefined();
+  });
+
+  test.each(['media', 'data'] as const)('a %s project as new writes it', async (type) => {
+    const dir = await fresh(type);
+    mkdirSync(join(dir, 'node_modules', '@chili-publish'), { recursive: true });
+    symlinkSync(SDK, join(dir, 'node_modules', '@chili-publish', 'studio-connectors'));
+    await expect(typecheck(dir)).resolves.toBeDefined();
   });
 });
