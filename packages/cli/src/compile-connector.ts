@@ -64,6 +64,7 @@ export const compileConnector = async (
       ? `${relative(process.cwd(), first.location.file) || first.location.file}:${first.location.line}:${first.location.column + 1}`
       : entry;
     const what = first?.text ?? (error instanceof Error ? error.message : String(error));
-    throw new UsageError(`${where}: ${what}; fix the connector source and publish again`);
+    const again = options.strictImports ? 'run the command again' : 'publish again';
+    throw new UsageError(`${where}: ${what}; fix the connector source and ${again}`);
   }
 };

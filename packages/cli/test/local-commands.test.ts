@@ -85,6 +85,17 @@ describe('connector-cli test', () => {
     expect(result.stderr).toMatch(/^error: .*broken\.json: tests\[0\]\.method .*; fix the test file\n$/);
     expect((await runCli(['test', dir])).stderr).toContain('missing required option -t <file>');
   });
+
+  test('a project without connector.ts, or a directory without a project, is a usage error', async () => {
+    const dir = tempDir('local-empty-');
+    expect(await runCli(['info', dir])).toMatchObject({ code: 2 });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', main: 'out/connector.js' }));
+    const result = await runCli(['build', dir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `error: no connector.ts in ${dir}; the local commands compile it (connector-cli new writes one)\n`,
+    );
+  });
 });
 
 describe('build, info, stress and demo on a fresh `connector-cli new` project', () => {

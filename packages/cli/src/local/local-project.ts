@@ -1,3 +1,4 @@
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compileConnector } from '../compile-connector.ts';
 import { CONNECTOR_SOURCE } from '../connector-project.ts';
@@ -29,12 +30,20 @@ export const readLocalProject = async (dir: string | undefined): Promise<LocalPr
       `"main" in ${project.file} must name the built module (such as out/connector.js); fix package.json`,
     );
   }
+  const entry = join(project.dir, CONNECTOR_SOURCE);
+  try {
+    await access(entry);
+  } catch {
+    throw new UsageError(
+      `no ${CONNECTOR_SOURCE} in ${project.dir}; the local commands compile it (connector-cli new writes one)`,
+    );
+  }
   const type = project.config.type;
   const declared = isRecord(project.config.options) ? project.config.options : {};
   return {
     project,
     main,
-    entry: join(project.dir, CONNECTOR_SOURCE),
+    entry,
     type: type === 'media' || type === 'data' ? type : undefined,
     options: Object.fromEntries(Object.entries(declared).filter(([, value]) => value !== null)),
   };

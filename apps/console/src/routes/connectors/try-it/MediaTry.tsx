@@ -18,14 +18,19 @@ const Thumbnail = ({ media, call, onOpen }: { media: Media; call: Call; onOpen: 
   const [error, setError] = useState<string>();
   useEffect(() => {
     let url: string | undefined;
+    let gone = false;
     call('download', [media.id, 'thumbnail', 'web', {}]).then(
       (result) => {
         url = objectUrl(result);
-        setSrc(url);
+        if (gone && url) URL.revokeObjectURL(url);
+        else setSrc(url);
       },
-      (failure: unknown) => setError(messageOf(failure)),
+      (failure: unknown) => {
+        if (!gone) setError(messageOf(failure));
+      },
     );
     return () => {
+      gone = true;
       if (url) URL.revokeObjectURL(url);
     };
   }, [media.id, call]);
