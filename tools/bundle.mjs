@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * `node ../../tools/bundle.mjs [entry]` (a package's `build` script): bundles the package's program into
- * `dist/main.js`, so its bin runs JavaScript and never compiles TypeScript at start. Workspace packages
+ * `node ../../tools/bundle.mjs [entry] [name=entry ...]` (a package's `build` script): bundles the package's program
+ * into `dist/main.js` (and each further `name=entry`, such as a worker thread's, into `dist/<name>.js`), so its bin runs JavaScript and never compiles TypeScript at start. Workspace packages
  * (`@platform/*`) export TypeScript source and are compiled into the bundle; npm dependencies stay external and
  * load from node_modules, as the package.json that declares them says.
  */
@@ -20,12 +20,12 @@ const externalNpmPackages = {
 };
 
 /** Bundles `entry` of the package in `packageDir` into `packageDir/dist/main.js` (with a source map). */
-export const bundle = async (packageDir, entry = 'src/main.ts') => {
+export const bundle = async (packageDir, entry = 'src/main.ts', extraEntries = {}) => {
   // Chunk names carry hashes: clear the chunks of an earlier build.
   await rm(join(resolve(packageDir), 'dist'), { recursive: true, force: true });
   await build({
     absWorkingDir: resolve(packageDir),
-    entryPoints: { main: entry },
+    entryPoints: { main: entry, ...extraEntries },
     outdir: 'dist',
     bundle: true,
     // Commands loaded with import() become chunks of their own, so a short command loads only what it runs.
@@ -66,4 +66,8 @@ const bundleForBrowsers = async (packageDir) => {
 };
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)
-  await bundle(process.cwd(), process.argv[2]);
+  await bundle(
+    process.cwd(),
+    process.argv[2],
+    Object.fromEntries(process.argv.slice(3).map((pair) => pair.split('=', 2))),
+  );

@@ -75,6 +75,14 @@ const Env = z.object({
       .refine((port) => port <= 65535, 'must be a port number')
       .optional(),
   ),
+  RUNTIME_MEMORY_MB: z.coerce.number({ error: 'must be a number of MiB' }).int().min(8).max(2048).default(64),
+  RUNTIME_TIMEOUT_SECONDS: seconds(30),
+  RUNTIME_MAX_FETCHES: z.coerce
+    .number({ error: 'must be a whole number' })
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(100),
   NODE_ENV: z.string().default('development'),
 });
 
@@ -100,6 +108,8 @@ export type Config = {
   requestTimeoutMs: number;
   /** METRICS_PORT: metrics without a token on a listener of their own (bound to HOST); unset, none. */
   metricsPort: number | undefined;
+  /** Limits of one connector invocation (docs/connector-runtime.md). */
+  runtime: { memoryBytes: number; timeoutMs: number; maxFetches: number };
   production: boolean;
 };
 
@@ -151,6 +161,11 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     idleTimeoutMs: e.IDLE_TIMEOUT_SECONDS * 1000,
     requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     metricsPort: e.METRICS_PORT,
+    runtime: {
+      memoryBytes: e.RUNTIME_MEMORY_MB * 1024 * 1024,
+      timeoutMs: e.RUNTIME_TIMEOUT_SECONDS * 1000,
+      maxFetches: e.RUNTIME_MAX_FETCHES,
+    },
     production,
   };
 };

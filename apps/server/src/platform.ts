@@ -21,6 +21,7 @@ import {
 } from '@platform/api';
 import { problem } from '@platform/core';
 import { createProxy, metricsWithoutConnectors } from '@platform/proxy';
+import { defaultLimits } from '@platform/runtime';
 import {
   createSecretBox,
   type Database,
@@ -37,6 +38,7 @@ import { type Config, publicUrlOf } from './config.ts';
 import { loadConsole } from './console-route.ts';
 import { listenImportSocket } from './import-socket.ts';
 import { listenMetrics } from './metrics-listener.ts';
+import { createRuntimePool } from './runtime/runtime-pool.ts';
 import { serverVersion } from './server-version.ts';
 import { publishDemoConnectors } from './stand-in/demo-connectors.ts';
 import { standInOf } from './stand-in/stand-in.ts';
@@ -188,6 +190,12 @@ export const startPlatform = async (
       standInOrigin: standIn?.origin,
     });
     cleanups.unshift(() => proxy.close());
+    const connectorRuntime = createRuntimePool({
+      limits: { ...defaultLimits, ...config.runtime },
+      fetchFor: (caller, usage) => proxy.fetchFor(caller, usage),
+      log,
+    });
+    cleanups.unshift(() => connectorRuntime.close());
     const deps = {
       idleTimeoutMs: config.idleTimeoutMs,
       database,
@@ -202,6 +210,7 @@ export const startPlatform = async (
       // very next proxied call of this process sees the change (other replicas within the cache's second).
       connectorChanged: proxy.invalidateConnector,
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
+      connectorRuntime,
     };
     const mountConsole = await loadConsole({
       issuer: devIssuer?.issuer ?? verifier.issuer,

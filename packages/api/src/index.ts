@@ -8,6 +8,11 @@ export type { AppDeps, RequestLocals } from './rest/context.ts';
 export { mountDocuments } from './rest/documents.ts';
 export { sendProblem } from './rest/problem-response.ts';
 export { mountProxy, PROXY_PATH, type ProxyHandler } from './rest/proxy-route.ts';
+export type {
+  ConnectorRuntimePort,
+  Invocation,
+  InvocationOutcome,
+} from './services/connector-runtime/port.ts';
 export type { AuthorizationCodeFlow, Caller, Service, ServiceContext } from './services/context.ts';
 export { createReadCache, type ReadCache } from './services/read-cache.ts';
 export type { AppRouter } from './trpc/app-router.ts';

@@ -375,6 +375,7 @@ export type PlatformErrorShape = {
       | 'NOT_FOUND'
       | 'METHOD_NOT_ALLOWED'
       | 'CONFLICT'
+      | 'UNPROCESSABLE'
       | 'PAYLOAD_TOO_LARGE'
       | 'UNSUPPORTED_MEDIA_TYPE'
       | 'RATE_LIMITED'
@@ -869,6 +870,101 @@ export type AppRouter = TRPCBuiltRouter<
         meta: object;
       }>;
     };
+    connectorRuntime: {
+      capabilities: TRPCQueryProcedure<{
+        input: { environment: string; connectorId: string };
+        output: unknown;
+        meta: object;
+      }>;
+      mediaQuery: TRPCMutationProcedure<{
+        input: {
+          environment: string;
+          connectorId: string;
+          body: {
+            usage?: 'browser' | 'server';
+            options?: { [key: string]: null | string | number | boolean };
+            context?: { [key: string]: null | string | number | boolean };
+            query?: {
+              filter?: null | string[];
+              collection?: null | string;
+              pageToken?: null | string;
+              pageSize?: number;
+              sortBy?: null | string;
+              sortOrder?: null | string;
+            };
+          };
+        };
+        output: unknown;
+        meta: object;
+      }>;
+      mediaDetail: TRPCMutationProcedure<{
+        input: {
+          environment: string;
+          connectorId: string;
+          body: {
+            id: string;
+            usage?: 'browser' | 'server';
+            options?: { [key: string]: null | string | number | boolean };
+            context?: { [key: string]: null | string | number | boolean };
+          };
+        };
+        output: unknown;
+        meta: object;
+      }>;
+      mediaDownload: TRPCMutationProcedure<{
+        input: {
+          environment: string;
+          connectorId: string;
+          body: {
+            id: string;
+            previewType: 'thumbnail' | 'mediumres' | 'highres' | 'fullres' | 'original';
+            intent: 'web' | 'print' | 'animation';
+            usage?: 'browser' | 'server';
+            options?: { [key: string]: null | string | number | boolean };
+            context?: { [key: string]: null | string | number | boolean };
+          };
+        };
+        output: { contentType: string; bytes: Uint8Array<ArrayBufferLike> };
+        meta: object;
+      }>;
+      dataPage: TRPCMutationProcedure<{
+        input: {
+          environment: string;
+          connectorId: string;
+          body: {
+            config: {
+              limit: number;
+              filters?: null | unknown[];
+              sorting?: null | unknown[];
+              continuationToken?: null | string;
+            };
+            usage?: 'browser' | 'server';
+            options?: { [key: string]: null | string | number | boolean };
+            context?: { [key: string]: null | string | number | boolean };
+          };
+        };
+        output: unknown;
+        meta: object;
+      }>;
+      dataModel: TRPCMutationProcedure<{
+        input: {
+          environment: string;
+          connectorId: string;
+          body: {
+            usage?: 'browser' | 'server';
+            options?: { [key: string]: null | string | number | boolean };
+            context?: { [key: string]: null | string | number | boolean };
+          };
+        };
+        output: unknown;
+        meta: object;
+      }>;
+      activity: TRPCQueryProcedure<{
+        input: { environment: string; connectorId: string; limit?: string };
+        output: unknown;
+        meta: object;
+      }>;
+    };
   }
 >;
 
@@ -1049,6 +1145,36 @@ export const restRoutes = {
     path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/auth/oauth-authorization-code/logout',
     query: [],
   },
+  'connectorRuntime.capabilities': {
+    method: 'GET',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/capabilities',
+    query: [],
+  },
+  'connectorRuntime.mediaQuery': {
+    method: 'POST',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/media/query',
+    query: [],
+  },
+  'connectorRuntime.mediaDetail': {
+    method: 'POST',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/media/detail',
+    query: [],
+  },
+  'connectorRuntime.dataPage': {
+    method: 'POST',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/data/page',
+    query: [],
+  },
+  'connectorRuntime.dataModel': {
+    method: 'POST',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/data/model',
+    query: [],
+  },
+  'connectorRuntime.activity': {
+    method: 'GET',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/activity',
+    query: ['limit'],
+  },
   'connectors.script': {
     method: 'GET',
     path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/script',
@@ -1064,6 +1190,7 @@ export const errorStatus = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  UNPROCESSABLE: 422,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

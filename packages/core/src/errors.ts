@@ -8,6 +8,7 @@ export const errorStatus = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  UNPROCESSABLE: 422,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
@@ -27,17 +28,25 @@ export class ServiceError extends Error {
   readonly errors: FieldErrors | undefined;
   /** Extra response headers a transport should send (for example `Retry-After`). */
   readonly headers: Record<string, string> | undefined;
+  /** Extra ProblemDetails members (a connector run's stable `code`, its `connectorStatus`). */
+  readonly members: Record<string, string | number> | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { errors?: FieldErrors; headers?: Record<string, string>; cause?: unknown } = {},
+    options: {
+      errors?: FieldErrors;
+      headers?: Record<string, string>;
+      members?: Record<string, string | number>;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = 'ServiceError';
     this.code = code;
     this.errors = options.errors;
     this.headers = options.headers;
+    this.members = options.members;
   }
 
   get status(): number {

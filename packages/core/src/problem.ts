@@ -46,6 +46,7 @@ const statusSections: Record<number, { section: string; title: string }> = {
   409: { section: '15.5.10', title: 'Conflict' },
   413: { section: '15.5.14', title: 'Content Too Large' },
   415: { section: '15.5.16', title: 'Unsupported Media Type' },
+  422: { section: '15.5.21', title: 'Unprocessable Content' },
   429: { section: '6', title: 'Too Many Requests' },
   500: { section: '15.6.1', title: 'Internal Server Error' },
   502: { section: '15.6.3', title: 'Bad Gateway' },

@@ -98,7 +98,14 @@ export const openApiDocument = (
       [String(op.status)]: op.response
         ? {
             description: 'Success',
-            content: { [op.produces ?? 'application/json']: { schema: toSchema(op.response, 'output') } },
+            content: {
+              [op.produces ?? 'application/json']: {
+                schema:
+                  op.produces === 'application/octet-stream'
+                    ? { type: 'string', format: 'binary' }
+                    : toSchema(op.response, 'output'),
+              },
+            },
           }
         : { description: 'Success, no body' },
     };

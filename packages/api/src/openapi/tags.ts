@@ -13,6 +13,8 @@ export const TAGS = {
     'How a connector authenticates to external APIs, per usage; shared headers; the per-user authorization-code login (docs/connector-auth.md).',
   'Connector proxy':
     "The connector runtime's requests to external APIs, with credentials injected server-side (docs/connector-proxy.md).",
+  'Connector runtime':
+    "Running a published connector's methods in the platform's sandbox, and its activity (docs/connector-runtime.md).",
   Templates: 'Templates of an environment, with their documents and tags (docs/environment-api.md).',
   Tags: 'Tags of an environment, assigned to templates (docs/environment-api.md).',
   Vision: 'Vision subject types of an environment and of its media (docs/environment-api.md).',

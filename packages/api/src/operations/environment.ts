@@ -161,7 +161,7 @@ export const environmentOperations = [
     body: PublishConnectorBody,
     response: Connector,
     status: 201,
-    errors: [400, 404],
+    errors: [400, 404, 422],
     service: publishConnector,
   }),
   defineOperation({
@@ -193,7 +193,7 @@ export const environmentOperations = [
     body: RepublishConnectorBody,
     response: Connector,
     status: 200,
-    errors: [400, 404, 409],
+    errors: [400, 404, 409, 422],
     service: republishConnector,
   }),
   defineOperation({

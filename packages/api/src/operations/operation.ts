@@ -45,9 +45,16 @@ export type Operation<I = unknown, O = unknown> = {
   readonly documentedBody?: z.ZodType;
   /**
    * `text/html`: the service returns a page with its own headers (the OAuth redirect a browser lands on,
-   * services/authorization-code/redirect-page.ts); default JSON.
+   * services/authorization-code/redirect-page.ts); `application/octet-stream`: bytes with their own content type
+   * (services/connector-runtime/run-methods.ts BinaryAnswer; tRPC answers them as `{contentType, base64}`);
+   * default JSON.
    */
-  readonly produces?: 'text/html';
+  readonly produces?: 'text/html' | 'application/octet-stream';
+  /**
+   * A POST that writes nothing any cached read holds (a connector run writes only its activity entry): the read
+   * cache is kept after it.
+   */
+  readonly readsOnly?: boolean;
   /** Response body schema; absent for operations that answer without a body. */
   readonly response?: z.ZodType;
   readonly status: 200 | 201 | 202 | 204;

@@ -15,7 +15,7 @@ export const runOperation = async (
   input: unknown,
 ): Promise<unknown> => {
   const ctx = serviceContext(deps, caller, traceId);
-  if (operation.method === 'GET') return operation.service(ctx, input);
+  if (operation.method === 'GET' || operation.readsOnly) return operation.service(ctx, input);
   try {
     return await operation.service(ctx, input);
   } finally {

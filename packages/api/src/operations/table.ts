@@ -1,5 +1,6 @@
 import { adminOperations } from './admin.ts';
 import { authorizationCodeOperations } from './authorization-code.ts';
+import { connectorRuntimeOperations } from './connector-runtime.ts';
 import { connectorScriptOperations } from './connector-script.ts';
 import { environmentOperations } from './environment.ts';
 
@@ -8,5 +9,6 @@ export const operations = [
   ...adminOperations,
   ...environmentOperations,
   ...authorizationCodeOperations,
+  ...connectorRuntimeOperations,
   ...connectorScriptOperations,
 ] as const;

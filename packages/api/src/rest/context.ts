@@ -1,6 +1,7 @@
 import type { Database, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
 import type { TokenVerifier } from '../auth/verifier.ts';
+import type { ConnectorRuntimePort } from '../services/connector-runtime/port.ts';
 import type { AuthorizationCodeFlow, Caller, ServiceContext } from '../services/context.ts';
 import type { ReadCache } from '../services/read-cache.ts';
 import type { Identity } from './identify.ts';
@@ -20,6 +21,8 @@ export type AppDeps = {
   readonly idleTimeoutMs?: number | undefined;
   /** PROXY_ALLOW_PRIVATE_NETWORKS: plain http token and authorization endpoints are accepted too. */
   readonly allowPrivateNetworks?: boolean | undefined;
+  /** The connector runtime (docs/connector-runtime.md); without it, the run routes answer 503. */
+  readonly connectorRuntime?: ConnectorRuntimePort | undefined;
 };
 
 export const ANONYMOUS: Caller = { userId: '', roles: new Set() };
@@ -55,4 +58,5 @@ export const serviceContext = (deps: AppDeps, caller: Caller, traceId: string): 
   authorizationCode: deps.authorizationCode,
   connectorChanged: deps.connectorChanged,
   allowPrivateNetworks: deps.allowPrivateNetworks ?? false,
+  connectorRuntime: deps.connectorRuntime,
 });

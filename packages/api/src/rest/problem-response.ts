@@ -62,6 +62,7 @@ export const sendProblem = (
   if (status === 503) res.set('Retry-After', '5');
   res.status(status);
   sendJson(res, {
+    ...serviceError?.members,
     ...problem({ status, detail, traceId, errors: serviceError?.errors }),
     ...extra?.(outcome),
   });

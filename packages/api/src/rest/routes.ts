@@ -4,6 +4,7 @@ import { parseInput } from '../operations/input.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { runOperation } from '../operations/run.ts';
 import type { HtmlPage } from '../services/authorization-code/redirect-page.ts';
+import type { BinaryAnswer } from '../services/connector-runtime/run-methods.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
 import { expressPath } from './paths.ts';
 import { readJsonBody } from './read-body.ts';
@@ -39,6 +40,11 @@ export const restRoutes = (deps: AppDeps, operations: readonly AnyOperation[]): 
       if (operation.produces === 'text/html') {
         const page = output as HtmlPage;
         res.status(operation.status).set(page.headers).type('text/html').send(page.html);
+        return;
+      }
+      if (operation.produces === 'application/octet-stream') {
+        const answer = output as BinaryAnswer;
+        res.status(operation.status).type(answer.contentType).send(Buffer.from(answer.bytes));
         return;
       }
       res.status(operation.status);

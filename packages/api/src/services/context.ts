@@ -1,5 +1,6 @@
 import type { Database, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
+import type { ConnectorRuntimePort } from './connector-runtime/port.ts';
 import type { ReadCache } from './read-cache.ts';
 
 /** Who calls: the verified token's subject and roles (docs/authentication.md). */
@@ -54,6 +55,8 @@ export type ServiceContext = {
   readonly connectorChanged?: ((connectorId: string) => void) | undefined;
   /** PROXY_ALLOW_PRIVATE_NETWORKS (docs/configuration.md): plain http token and authorization endpoints are accepted. */
   readonly allowPrivateNetworks?: boolean | undefined;
+  /** Runs published connectors (the server composes it); the run routes answer 503 without it. */
+  readonly connectorRuntime?: ConnectorRuntimePort | undefined;
 };
 
 /** Every service has this shape; its input is path and query parameters flattened, plus `body` when it takes one. */

@@ -14,6 +14,7 @@ import { runOperation } from '../operations/run.ts';
 import type { AppDeps } from '../rest/context.ts';
 import type { Identity } from '../rest/identify.ts';
 import { classify } from '../rest/problem-response.ts';
+import type { BinaryAnswer } from '../services/connector-runtime/run-methods.ts';
 
 export type TrpcContext = {
   deps: AppDeps;
@@ -34,6 +35,7 @@ export const trpcCode: Record<number, TRPC_ERROR_CODE_KEY> = {
   405: 'METHOD_NOT_SUPPORTED',
   409: 'CONFLICT',
   413: 'PAYLOAD_TOO_LARGE',
+  422: 'UNPROCESSABLE_CONTENT',
   429: 'TOO_MANY_REQUESTS',
   502: 'BAD_GATEWAY',
   503: 'SERVICE_UNAVAILABLE',
@@ -63,7 +65,9 @@ const t = initTRPC.context<TrpcContext>().create({
         httpStatus: shape.data.httpStatus,
         path: shape.data.path,
         traceId: ctx?.traceId,
-        ...(serviceError ? { errorCode: serviceError.code, errors: serviceError.errors } : {}),
+        ...(serviceError
+          ? { errorCode: serviceError.code, errors: serviceError.errors, ...serviceError.members }
+          : {}),
       },
     };
   },
@@ -71,11 +75,13 @@ const t = initTRPC.context<TrpcContext>().create({
 
 type Area<Id extends string> = Id extends `${infer A}.${string}` ? A : never;
 type Verb<Id extends string> = Id extends `${string}.${infer V}` ? V : never;
+type OutputOf<Op, O> = Op extends { produces: 'application/octet-stream' } ? BinaryOverTrpc : O;
+type BinaryOverTrpc = { contentType: string; base64: string };
 type ProcedureOf<Op> =
-  Op extends Operation<infer _I, infer O>
+  Op extends Operation<infer _I, infer _O>
     ? Op extends { method: 'GET' }
-      ? TRPCQueryProcedure<{ input: ClientInput<Op>; output: O; meta: object }>
-      : TRPCMutationProcedure<{ input: ClientInput<Op>; output: O; meta: object }>
+      ? TRPCQueryProcedure<{ input: ClientInput<Op>; output: OutputOf<Op, _O>; meta: object }>
+      : TRPCMutationProcedure<{ input: ClientInput<Op>; output: OutputOf<Op, _O>; meta: object }>
     : never;
 
 /** The nested procedure record of an operation table: `{ subscriptions: { renders: … } }`. */
@@ -115,6 +121,10 @@ export const buildTrpcRouter = <const Ops extends readonly (AnyOperation & { id:
         });
         const output = await runOperation(ctx.deps, operation, caller, ctx.traceId, parsed);
         ctx.callLog.push({ path: operation.id, status: 200 });
+        if (operation.produces === 'application/octet-stream') {
+          const { contentType, bytes } = output as BinaryAnswer;
+          return { contentType, base64: Buffer.from(bytes).toString('base64') };
+        }
         return output;
       } catch (error) {
         ctx.callLog.push({ path: operation.id, status: classify(error).status });

@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -214,3 +215,37 @@ export const mediaSubjectTypes = pgTable(
   },
   (t) => [primaryKey({ columns: [t.mediaId, t.subjectTypeId] })],
 );
+
+/**
+ * What a connector's runs did (docs/connector-runtime.md "Activity"): one row per invocation, its fetches inside as
+ * JSON (method, URL without query values, status, bytes, duration, credentials injected). Never a secret. Kept per
+ * connector: the newest 1,000 rows, none older than 7 days.
+ */
+export const connectorActivity = pgTable(
+  'connector_activity',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    connectorId: uuid('connector_id')
+      .notNull()
+      .references(() => connectors.id, { onDelete: 'cascade' }),
+    at: ts('at').notNull(),
+    method: text('method').notNull(),
+    usage: text('usage').notNull(),
+    status: integer('status').notNull(),
+    code: text('code'),
+    error: text('error'),
+    durationMs: doublePrecision('duration_ms').notNull(),
+    fetches: jsonb('fetches').$type<ActivityFetch[]>().notNull().default([]),
+  },
+  (t) => [index('connector_activity_connector').on(t.connectorId, t.id)],
+);
+
+export type ActivityFetch = {
+  method: string;
+  url: string;
+  status: number | null;
+  bytes: number;
+  durationMs: number;
+  credentialsInjected: boolean;
+  error?: string;
+};

@@ -1,16 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Connector } from '@platform/core';
 import { insertConnector } from '@platform/store';
+import { assertScriptRuns } from '../connector-runtime/check-script.ts';
 import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
 import { type PublishConnectorInput, toConnector, toDefinition } from './schemas.ts';
 
 /**
  * `POST .../connectors`: publishes a new connector without authorization (docs/connector-auth.md rule 1); enabled
- * unless the body says `enabled: false`, as the platform's own CLI does.
+ * unless the body says `enabled: false`, as the platform's own CLI does. A script that does not load as a module with
+ * a default class is refused (422).
  */
 export const publishConnector: Service<PublishConnectorInput, Connector> = async (ctx, input) => {
   const { environment } = await writeEnvironment(ctx, input.environment);
+  await assertScriptRuns(ctx, input.body.script);
   const row = await insertConnector(ctx.database.db, {
     ...toDefinition(input.body),
     enabled: input.body.enabled ?? true,

@@ -1,5 +1,6 @@
 import { type AuthType, ConflictError, type Connector } from '@platform/core';
 import { connectorAuthTypes, updateConnector } from '@platform/store';
+import { assertScriptRuns } from '../connector-runtime/check-script.ts';
 import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
 import { connectorNotFound, loadConnector } from './load.ts';
@@ -10,11 +11,12 @@ import { type RepublishConnectorInput, toConnector, toDefinition } from './schem
  * `enabled`, `default` and `supportedAuth` unless the body gives them. The Connector's read-only fields (the
  * platform's CLI sends the GET reply back) are ignored. A version that drops a type an authorization uses is
  * refused (409) rather than leaving a configuration the connector no longer supports: delete that authorization
- * first.
+ * first. A script that does not load as a module with a default class is refused (422).
  */
 export const republishConnector: Service<RepublishConnectorInput, Connector> = async (ctx, input) => {
   const { environment } = await writeEnvironment(ctx, input.environment);
   const current = await loadConnector(ctx, environment.id, input.connectorId);
+  await assertScriptRuns(ctx, input.body.script);
   const definition = toDefinition(input.body, current.supportedAuth);
   const { enabled, default: isDefault } = input.body;
   const configured = await connectorAuthTypes(ctx.database.db, current.id);

@@ -1,4 +1,5 @@
 export * from './auth-audit.ts';
+export * from './connector-activity.ts';
 export * from './connector-auth.ts';
 export * from './connectors.ts';
 export * from './db-errors.ts';

@@ -1,0 +1,245 @@
+/**
+ * The connector runtime of the server: sandboxes run in a pool of worker threads sized to the machine, so a connector
+ * that loops or allocates until its limit never holds the main event loop. Each worker takes several invocations at
+ * once (they mostly wait for fetches); beyond that, invocations queue, and a full queue answers 503 with
+ * Retry-After. A worker's fetches come back here, to the proxy's exchange, by message.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { ConnectorRuntimePort, Invocation, InvocationOutcome } from '@platform/api';
+import { type AuthUsage, ServiceError } from '@platform/core';
+import { type HostFetch, RuntimeError, type RuntimeLimits } from '@platform/runtime';
+import type { Logger } from 'pino';
+import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
+
+export type RuntimePoolOptions = {
+  limits: RuntimeLimits;
+  /** The proxy's in-process fetch for a caller and usage. */
+  fetchFor: (
+    caller: { environmentId: number; connectorId: string; caller: Invocation['caller'] },
+    usage: AuthUsage,
+  ) => HostFetch;
+  log: Logger;
+  /** Worker threads; default one per core the machine offers. */
+  workers?: number;
+  /** Invocations one worker runs at once. */
+  perWorker?: number;
+  /** Invocations waiting for a worker before 503. */
+  queueLimit?: number;
+};
+
+export type RuntimePool = ConnectorRuntimePort & { close(): Promise<void> };
+
+type Job = {
+  message: Extract<ToWorker, { type: 'invoke' | 'check' }>;
+  invocation: Invocation | undefined;
+  resolve: (outcome: InvocationOutcome) => void;
+};
+
+type Slot = { worker: Worker; running: Map<number, Job>; timers: Map<number, NodeJS.Timeout> };
+
+/** Past the deadline plus this, a worker that has not answered is presumed stuck and replaced. */
+const STUCK_GRACE_MS = 5_000;
+
+const workerUrl = new URL(
+  import.meta.url.endsWith('.ts') ? './runtime-worker.ts' : './runtime-worker.js',
+  import.meta.url,
+);
+
+/**
+ * The bundle ships the worker as JavaScript. From source (tests, tsx) it is TypeScript: a small evaluated entry
+ * registers tsx in the worker first (`--import` in a worker's execArgv does not reach its entry module).
+ */
+const newWorker = (data: WorkerData): Worker =>
+  workerUrl.pathname.endsWith('.ts')
+    ? new Worker(
+        `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}); });`,
+        { eval: true, workerData: data },
+      )
+    : new Worker(workerUrl, { workerData: data });
+
+export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
+  const size = options.workers ?? Math.max(1, availableParallelism());
+  const perWorker = options.perWorker ?? 16;
+  const queueLimit = options.queueLimit ?? size * perWorker * 4;
+  const queue: Job[] = [];
+  const slots: Slot[] = [];
+  let sequence = 0;
+  let closed = false;
+
+  const spawn = (): Slot => {
+    const worker = newWorker({ limits: options.limits });
+    const slot: Slot = { worker, running: new Map(), timers: new Map() };
+    worker.on('message', (message: FromWorker) => onMessage(slot, message));
+    worker.on('error', (error) => options.log.error({ err: error }, 'connector runtime worker failed'));
+    worker.on('exit', () => replace(slot, 'the runtime worker stopped'));
+    worker.unref();
+    return slot;
+  };
+
+  const finish = (slot: Slot, id: number, outcome: InvocationOutcome): void => {
+    const job = slot.running.get(id);
+    if (!job) return;
+    slot.running.delete(id);
+    clearTimeout(slot.timers.get(id));
+    slot.timers.delete(id);
+    job.resolve(outcome);
+    pump();
+  };
+
+  /** A stuck or dead worker: its invocations fail, a fresh worker takes its place. */
+  const replace = (slot: Slot, reason: string): void => {
+    const index = slots.indexOf(slot);
+    if (index < 0) return;
+    slots.splice(index, 1);
+    for (const id of [...slot.running.keys()]) {
+      finish(slot, id, failed({ code: 'CONNECTOR_ERROR', message: reason }));
+    }
+    void slot.worker.terminate();
+    if (!closed) slots.push(spawn());
+    pump();
+  };
+
+  const onMessage = (slot: Slot, message: FromWorker): void => {
+    if (message.type === 'done') {
+      finish(slot, message.id, {
+        result: message.result,
+        error: message.error?.code
+          ? { ...message.error, code: message.error.code }
+          : toConnectorError(message.error),
+        fetches: message.fetches,
+        durationMs: message.durationMs,
+      });
+      return;
+    }
+    const job = slot.running.get(message.id);
+    const reply = (
+      answer: Omit<Extract<ToWorker, { type: 'fetched' }>, 'type' | 'fetchId'>,
+      transfer: ArrayBuffer[] = [],
+    ) =>
+      slot.worker.postMessage(
+        { type: 'fetched', fetchId: message.fetchId, ...answer } satisfies ToWorker,
+        transfer,
+      );
+    if (!job?.invocation) {
+      reply({ error: { message: 'the invocation has ended' } });
+      return;
+    }
+    const { invocation } = job;
+    const fetch = options.fetchFor(
+      {
+        environmentId: invocation.environmentId,
+        connectorId: invocation.connectorId,
+        caller: invocation.caller,
+      },
+      invocation.usage,
+    );
+    fetch(message.request, AbortSignal.timeout(options.limits.timeoutMs)).then(
+      (response) => {
+        // The body goes over by transfer; a Buffer view of a pooled slab is copied first.
+        const body =
+          response.body.byteOffset === 0 && response.body.byteLength === response.body.buffer.byteLength
+            ? response.body
+            : response.body.slice();
+        reply({ response: { ...response, body } }, [body.buffer as ArrayBuffer]);
+      },
+      (error: unknown) => reply({ error: wireOf(error) }),
+    );
+  };
+
+  const pump = (): void => {
+    while (queue.length > 0) {
+      const slot = slots.reduce<Slot | undefined>(
+        (best, candidate) =>
+          candidate.running.size < perWorker && (!best || candidate.running.size < best.running.size)
+            ? candidate
+            : best,
+        undefined,
+      );
+      if (!slot) return;
+      const job = queue.shift()!;
+      slot.running.set(job.message.id, job);
+      slot.timers.set(
+        job.message.id,
+        setTimeout(
+          () => replace(slot, 'the runtime worker stopped answering'),
+          options.limits.timeoutMs + STUCK_GRACE_MS,
+        ).unref(),
+      );
+      slot.worker.postMessage(job.message satisfies ToWorker);
+    }
+  };
+
+  const submit = (
+    message: Job['message'],
+    invocation: Invocation | undefined,
+  ): Promise<InvocationOutcome> => {
+    if (closed)
+      return Promise.reject(new ServiceError('UNAVAILABLE', 'The connector runtime is shutting down.'));
+    if (queue.length >= queueLimit) {
+      return Promise.reject(
+        new ServiceError('UNAVAILABLE', 'The connector runtime is busy; retry in a moment.', {
+          headers: { 'Retry-After': '1' },
+          members: { code: 'RUNTIME_BUSY' },
+        }),
+      );
+    }
+    return new Promise((resolve) => {
+      queue.push({ message, invocation, resolve });
+      pump();
+    });
+  };
+
+  for (let i = 0; i < size; i++) slots.push(spawn());
+
+  return {
+    invoke(invocation) {
+      sequence += 1;
+      return submit(
+        {
+          type: 'invoke',
+          id: sequence,
+          key: `${invocation.connectorId}@${invocation.version}`,
+          script: invocation.script,
+          options: invocation.options,
+          method: invocation.method,
+          args: invocation.args,
+          callOptions: invocation.callOptions,
+        },
+        invocation,
+      );
+    },
+    async check(script) {
+      sequence += 1;
+      const outcome = await submit({ type: 'check', id: sequence, script }, undefined);
+      const error = outcome.error;
+      if (error === undefined) return;
+      // Only what the script itself causes is the publisher's to fix (422); anything else is the runtime's.
+      if (error.code === 'CONNECTOR_ERROR')
+        throw new ServiceError('UNAVAILABLE', `The connector runtime failed: ${error.message}`);
+      throw new RuntimeError(error.code, error.message);
+    },
+    async close() {
+      closed = true;
+      for (const job of queue.splice(0))
+        job.resolve(failed({ code: 'CONNECTOR_ERROR', message: 'shutting down' }));
+      await Promise.all(slots.splice(0).map((slot) => slot.worker.terminate()));
+    },
+  };
+};
+
+const failed = (error: NonNullable<InvocationOutcome['error']>): InvocationOutcome => ({
+  result: undefined,
+  error,
+  fetches: [],
+  durationMs: 0,
+});
+
+const toConnectorError = (error: WireError | undefined): InvocationOutcome['error'] =>
+  error === undefined ? undefined : { code: 'CONNECTOR_ERROR', message: error.message };
+
+/** Only the runtime's own refusals cross as codes; a network failure stays an ordinary error for the connector. */
+const wireOf = (error: unknown): WireError =>
+  error instanceof RuntimeError
+    ? { code: error.code, message: error.message }
+    : { message: error instanceof Error ? error.message : String(error) };

@@ -1,0 +1,124 @@
+/**
+ * One runtime worker thread: runs connector sandboxes off the main event loop. Each `runtime.fetch` goes back to the
+ * main thread (the proxy's exchange runs there, with its connection pools and token cache) and waits for the answer.
+ * Sandboxes stay warm per connector version, so a warm call compiles nothing.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import {
+  type ConnectorSandbox,
+  checkScript,
+  type FetchRecord,
+  type HostFetch,
+  type HostFetchResponse,
+  loadConnector,
+  RuntimeError,
+} from '@platform/runtime';
+import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
+
+const port = parentPort;
+if (!port) throw new Error('runtime-worker runs as a worker thread');
+const { limits } = workerData as WorkerData;
+
+/** Warm sandboxes by connector version, the least recently used version dropped first. */
+const MAX_VERSIONS = 64;
+/** Idle sandboxes kept per version (concurrent calls of one connector each need their own). */
+const MAX_IDLE = 4;
+
+type Slot = { sandbox: ConnectorSandbox; route: { id: number; fetches: FetchRecord[] } };
+const idle = new Map<string, Slot[]>();
+const waiting = new Map<number, (reply: { response?: HostFetchResponse; error?: WireError }) => void>();
+let fetchSequence = 0;
+
+const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+const wireError = (error: unknown): WireError =>
+  error instanceof RuntimeError
+    ? { code: error.code, message: error.message, connectorStatus: error.connectorStatus }
+    : { message: error instanceof Error ? error.message : String(error) };
+
+const slotFor = async (key: string, script: string, options: Record<string, unknown>): Promise<Slot> => {
+  const kept = idle.get(key)?.pop();
+  if (kept) return kept;
+  const route = { id: 0, fetches: [] as FetchRecord[] };
+  const fetch: HostFetch = (request) =>
+    new Promise((resolve, reject) => {
+      fetchSequence += 1;
+      const fetchId = fetchSequence;
+      waiting.set(fetchId, (reply) => {
+        waiting.delete(fetchId);
+        if (reply.response) resolve(reply.response);
+        else if (reply.error?.code) reject(new RuntimeError(reply.error.code, reply.error.message));
+        else reject(new Error(reply.error?.message ?? 'fetch failed'));
+      });
+      send({ type: 'fetch', id: route.id, fetchId, request });
+    });
+  const sandbox = await loadConnector({
+    script,
+    options,
+    platform: 'server',
+    fetch,
+    limits,
+    onFetch: (record) => route.fetches.push(record),
+  });
+  return { sandbox, route };
+};
+
+const release = (key: string, slot: Slot): void => {
+  const list = idle.get(key) ?? [];
+  idle.delete(key);
+  if (list.length >= MAX_IDLE) slot.sandbox.dispose();
+  else list.push(slot);
+  idle.set(key, list);
+  for (const [oldKey, slots] of idle) {
+    if (idle.size <= MAX_VERSIONS) break;
+    for (const old of slots) old.sandbox.dispose();
+    idle.delete(oldKey);
+  }
+};
+
+const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<void> => {
+  const started = performance.now();
+  let slot: Slot | undefined;
+  try {
+    slot = await slotFor(message.key, message.script, message.options);
+    slot.route.id = message.id;
+    slot.route.fetches = [];
+    const result = await slot.sandbox.call(message.method, message.args, message.callOptions);
+    const transfer = result.kind === 'binary' ? [result.bytes.buffer as ArrayBuffer] : [];
+    send(
+      {
+        type: 'done',
+        id: message.id,
+        result,
+        fetches: slot.route.fetches,
+        durationMs: performance.now() - started,
+      },
+      transfer,
+    );
+  } catch (error) {
+    send({
+      type: 'done',
+      id: message.id,
+      error: wireError(error),
+      fetches: slot?.route.fetches ?? [],
+      durationMs: performance.now() - started,
+    });
+  } finally {
+    if (slot) release(message.key, slot);
+  }
+};
+
+port.on('message', (message: ToWorker) => {
+  if (message.type === 'fetched') {
+    waiting.get(message.fetchId)?.(message);
+  } else if (message.type === 'invoke') {
+    void invoke(message);
+  } else {
+    const started = performance.now();
+    checkScript(message.script).then(
+      () => send({ type: 'done', id: message.id, fetches: [], durationMs: performance.now() - started }),
+      (error: unknown) =>
+        send({ type: 'done', id: message.id, error: wireError(error), fetches: [], durationMs: 0 }),
+    );
+  }
+});

@@ -1,0 +1,44 @@
+/** Messages between the runtime pool (main thread) and its workers. Plain data only: they are structured-cloned. */
+import type {
+  ConnectorMethod,
+  FetchRecord,
+  HostFetchRequest,
+  HostFetchResponse,
+  InvocationResult,
+  RuntimeErrorCode,
+  RuntimeLimits,
+} from '@platform/runtime';
+
+export type WireError = {
+  code?: RuntimeErrorCode | undefined;
+  message: string;
+  connectorStatus?: number | undefined;
+};
+
+export type ToWorker =
+  | {
+      type: 'invoke';
+      id: number;
+      /** Connector id and version: sandboxes are kept warm under it. */
+      key: string;
+      script: string;
+      options: Record<string, unknown>;
+      method: ConnectorMethod;
+      args: unknown[];
+      callOptions: Record<string, unknown>;
+    }
+  | { type: 'check'; id: number; script: string }
+  | { type: 'fetched'; fetchId: number; response?: HostFetchResponse; error?: WireError };
+
+export type FromWorker =
+  | { type: 'fetch'; id: number; fetchId: number; request: HostFetchRequest }
+  | {
+      type: 'done';
+      id: number;
+      result?: InvocationResult | undefined;
+      error?: WireError | undefined;
+      fetches: FetchRecord[];
+      durationMs: number;
+    };
+
+export type WorkerData = { limits: RuntimeLimits };

@@ -1,0 +1,105 @@
+import { type AuthUsage, ForbiddenError, ServiceError } from '@platform/core';
+import type { ConnectorMethod, InvocationResult } from '@platform/runtime';
+import { type ConnectorRow, recordConnectorActivity } from '@platform/store';
+import { loadConnector } from '../connectors/load.ts';
+import type { ServiceContext } from '../context.ts';
+import { readEnvironment } from '../environment-access.ts';
+import type { ConnectorRuntimePort } from './port.ts';
+import { runError, runStatus } from './run-errors.ts';
+
+/** The methods each connector type has (the SDK's MediaConnector and DataConnector). */
+const methodsOf: Record<string, readonly ConnectorMethod[]> = {
+  media: ['query', 'detail', 'download', 'getCapabilities', 'getConfigurationOptions'],
+  data: ['getPage', 'getModel', 'getCapabilities', 'getConfigurationOptions'],
+};
+
+export type RunInput = {
+  environment: string;
+  connectorId: string;
+  body?: { usage?: AuthUsage | undefined; options?: Record<string, unknown> | undefined } | undefined;
+};
+
+const runtimeOf = (ctx: ServiceContext): ConnectorRuntimePort => {
+  if (!ctx.connectorRuntime) throw new ServiceError('UNAVAILABLE', 'This server runs no connector runtime.');
+  return ctx.connectorRuntime;
+};
+
+/**
+ * The connector row, from memory until a connector changes anywhere (the read cache follows the database's change
+ * notifications), so a warm call reads no script from the database.
+ */
+const connectorOf = (
+  ctx: ServiceContext,
+  environmentId: number,
+  connectorId: string,
+): Promise<ConnectorRow> =>
+  ctx.reads.read(`connector-run\u0000${environmentId}\u0000${connectorId.toLowerCase()}`, () =>
+    loadConnector(ctx, environmentId, connectorId),
+  );
+
+/**
+ * One run of a connector method through the runtime, for every route of docs/connector-runtime.md: the caller's
+ * access, the usage's role, the connector enabled and of a type that has the method; then the run, recorded in the
+ * connector's activity whatever its outcome.
+ */
+export const invokeConnector = async (
+  ctx: ServiceContext,
+  input: RunInput,
+  method: ConnectorMethod,
+  args: unknown[],
+): Promise<{ connector: ConnectorRow; result: InvocationResult }> => {
+  const runtime = runtimeOf(ctx);
+  const { environment } = await readEnvironment(ctx, input.environment);
+  const usage = input.body?.usage ?? 'server';
+  if (usage === 'server' && !ctx.caller.roles.has('connector:server')) {
+    throw new ForbiddenError(
+      'Running a connector with the server usage needs the connector:server token role.',
+    );
+  }
+  const connector = await connectorOf(ctx, environment.id, input.connectorId);
+  if (!connector.enabled) {
+    throw new ServiceError(
+      'CONFLICT',
+      `Connector ${connector.id} is disabled; enable it before running it.`,
+      {
+        members: { code: 'CONNECTOR_DISABLED' },
+      },
+    );
+  }
+  if (!(methodsOf[connector.type] ?? []).includes(method)) {
+    throw new ServiceError('VALIDATION_FAILED', `A ${connector.type} connector has no method ${method}.`, {
+      members: { code: 'METHOD_MISSING' },
+    });
+  }
+  const outcome = await runtime.invoke({
+    environmentId: environment.id,
+    connectorId: connector.id,
+    version: `${connector.version}@${connector.updatedAt.getTime()}`,
+    script: connector.script,
+    options: connector.options,
+    caller: ctx.caller,
+    usage,
+    method,
+    args,
+    callOptions: input.body?.options ?? {},
+  });
+  await recordConnectorActivity(ctx.database.db, {
+    connectorId: connector.id,
+    at: ctx.now,
+    method,
+    usage,
+    status: runStatus(outcome.error),
+    code: outcome.error?.code ?? null,
+    error: outcome.error?.message ?? null,
+    durationMs: outcome.durationMs,
+    fetches: outcome.fetches.map((fetch) => ({ ...fetch, status: fetch.status ?? null })),
+  });
+  if (outcome.error) throw runError(outcome.error);
+  if (!outcome.result)
+    throw new ServiceError('INTERNAL', 'The runtime answered neither a result nor an error.');
+  return { connector, result: outcome.result };
+};
+
+/** The JSON answer of a method; a binary one here means the connector returned a pointer where JSON belongs. */
+export const jsonOf = (result: InvocationResult): unknown =>
+  result.kind === 'json' ? result.value : { contentType: result.contentType, bytes: result.bytes.byteLength };

@@ -1,0 +1,35 @@
+import type { AuthUsage } from '@platform/core';
+import type { ConnectorMethod, FetchRecord, InvocationResult, RuntimeErrorCode } from '@platform/runtime';
+import type { Caller } from '../context.ts';
+
+/** One call of a published connector's method, as the server's runtime pool takes it. */
+export type Invocation = {
+  environmentId: number;
+  connectorId: string;
+  /** Changes with every republish: sandboxes are cached under id and version. */
+  version: string;
+  script: string;
+  options: Record<string, unknown>;
+  caller: Caller;
+  usage: AuthUsage;
+  method: ConnectorMethod;
+  args: unknown[];
+  callOptions: Record<string, unknown>;
+};
+
+export type InvocationOutcome = {
+  result: InvocationResult | undefined;
+  error: { code: RuntimeErrorCode; message: string; connectorStatus?: number | undefined } | undefined;
+  fetches: FetchRecord[];
+  durationMs: number;
+};
+
+/**
+ * The connector runtime as the services see it (the server composes it: sandboxes in worker threads, fetches through
+ * the proxy's exchange in process). `invoke` throws a ServiceError UNAVAILABLE when its queue is full.
+ */
+export type ConnectorRuntimePort = {
+  invoke(invocation: Invocation): Promise<InvocationOutcome>;
+  /** Publish and republish: the script loads as a module with a default class, or RuntimeError says why. */
+  check(script: string): Promise<void>;
+};
