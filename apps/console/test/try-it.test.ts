@@ -69,8 +69,23 @@ describe.runIf(chromiumAvailable)('the console: Try it', () => {
     expect(
       fetches.some((row) => /\/dev\/stand-in\/media\/assets\/photo-2\/file\?size=.*\t200/.test(row)),
     ).toBe(true);
-    // The activity list of the connector is part of the panel.
-    expect(await panel.getByRole('region', { name: 'Activity' }).count()).toBe(1);
+    // The platform's run route (server side, same proxy) records an invocation; the panel's activity list shows it.
+    const connectorId = await panel.locator('xpath=ancestor::article').getAttribute('data-connector');
+    const run = await fetch(
+      `${server.url}/grafx/api/v1/environment/acme-prod/connectors/${connectorId}/media/query`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ usage: 'browser', query: { pageSize: 3 } }),
+      },
+    );
+    expect(run.status).toBe(200);
+    expect(((await run.json()) as { data: unknown[] }).data).toHaveLength(3);
+    const activity = panel.getByRole('region', { name: 'Activity' });
+    await activity.getByRole('button', { name: 'Refresh' }).click();
+    const entry = activity.locator('tr[data-activity]').first();
+    await expect.poll(() => entry.innerText()).toMatch(/query\s+browser\s+200/);
+    expect(await entry.innerText()).toContain('/dev/stand-in/media/assets');
     await screenshot(page, '20-try-it-media');
     expect(await seriousViolations(page)).toEqual([]);
   });

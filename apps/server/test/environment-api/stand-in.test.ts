@@ -107,6 +107,31 @@ describe.each(await testBackends())('stand-in API and demo connectors on $name',
     expect(((await schema.json()) as { fields: unknown[] }).fields.length).toBeGreaterThan(0);
   });
 
+  it("the platform's run routes run the demo connectors against the stand-in", async () => {
+    const run = (connector: Connector | undefined, path: string, body: object) =>
+      tp.call(`/grafx/api/v1/environment/acme-prod/connectors/${connector?.id}/${path}`, {
+        token,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const page = await run(media(), 'media/query', { usage: 'browser', query: { pageSize: 3 } });
+    const pageBody = (await page.json()) as { data: { id: string }[] };
+    expect(page.status, JSON.stringify(pageBody)).toBe(200);
+    expect(pageBody.data).toHaveLength(3);
+    const picture = await run(media(), 'media/download', {
+      id: 'photo-1',
+      previewType: 'thumbnail',
+      intent: 'web',
+    });
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get('content-type')).toBe('image/png');
+    const rows = await run(data(), 'data/page', { config: { limit: 5 } });
+    const rowsBody = (await rows.json()) as { data: unknown[]; continuationToken: string };
+    expect(rows.status, JSON.stringify(rowsBody)).toBe(200);
+    expect(rowsBody).toMatchObject({ continuationToken: 'P-005' });
+  });
+
   it('without the injected credentials the stand-in refuses', async () => {
     expect((await fetch(`${standIn()}/media/assets`)).status).toBe(401);
     expect((await fetch(`${standIn()}/data/products`)).status).toBe(401);

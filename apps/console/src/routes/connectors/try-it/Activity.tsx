@@ -1,9 +1,10 @@
-import { ActivityUnavailable, useConnectorActivity } from '../../../api/connector-activity.ts';
+import { useConnectorActivity } from '../../../api/connector-activity.ts';
+import { ErrorState } from '../../../components/States.tsx';
 import { dateTime } from '../../../format.ts';
 
 /** The connector's recorded invocations, newest first, each with its fetches (no secrets, no query values). */
 export const Activity = ({ environment, connectorId }: { environment: string; connectorId: string }) => {
-  const activity = useConnectorActivity(environment, connectorId, true);
+  const activity = useConnectorActivity(environment, connectorId);
   return (
     <section aria-label="Activity" className="try-activity">
       <h5>
@@ -15,13 +16,9 @@ export const Activity = ({ environment, connectorId }: { environment: string; co
       {activity.isPending ? (
         <p className="muted">Loading activity…</p>
       ) : activity.isError ? (
-        <p className="muted">
-          {activity.error instanceof ActivityUnavailable
-            ? `No activity to show: ${activity.error.message}`
-            : 'The activity could not be loaded.'}
-        </p>
-      ) : activity.data.length === 0 ? (
-        <p className="muted">No invocations recorded yet.</p>
+        <ErrorState error={activity.error} what="the connector's activity" />
+      ) : activity.data.data.length === 0 ? (
+        <p className="muted">No invocations recorded yet (runs through the platform's run routes are).</p>
       ) : (
         <table>
           <thead>
@@ -35,17 +32,15 @@ export const Activity = ({ environment, connectorId }: { environment: string; co
             </tr>
           </thead>
           <tbody>
-            {activity.data.map((entry, i) => (
-              <tr key={entry.id ?? i} data-activity>
-                <td>{entry.at ? dateTime(entry.at) : ''}</td>
+            {activity.data.data.map((entry) => (
+              <tr key={`${entry.at}-${entry.method}-${entry.durationMs}`} data-activity>
+                <td>{dateTime(entry.at)}</td>
                 <td>{entry.method}</td>
-                <td>{entry.usage ?? ''}</td>
-                <td>{[entry.status, entry.code ?? entry.error].filter(Boolean).join(' ')}</td>
-                <td>{entry.durationMs ?? ''}</td>
+                <td>{entry.usage}</td>
+                <td>{[entry.status, entry.code].filter((part) => part !== null).join(' ')}</td>
+                <td>{Math.round(entry.durationMs)}</td>
                 <td className="url">
-                  {(entry.fetches ?? [])
-                    .map((f) => `${f.method} ${f.url} ${f.status ?? f.error ?? ''}`)
-                    .join('\n')}
+                  {entry.fetches.map((f) => `${f.method} ${f.url} ${f.status ?? f.error ?? ''}`).join('\n')}
                 </td>
               </tr>
             ))}
