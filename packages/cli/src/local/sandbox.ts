@@ -1,17 +1,22 @@
-import {
-  type ConnectorMethod,
-  type ConnectorSandbox,
-  type HostFetch,
-  type InvocationResult,
-  type LoadParams,
-  loadConnector,
+import type {
+  ConnectorMethod,
+  ConnectorSandbox,
+  HostFetch,
+  InvocationResult,
+  LoadParams,
   RuntimeError,
 } from '@platform/runtime';
 import { CliError, UsageError } from '../errors.ts';
 
+// The runtime (with the engine's WebAssembly) loads only when a local command runs: every other command starts fast.
+const isRuntimeError = (error: unknown): error is RuntimeError =>
+  error instanceof Error &&
+  error.name === 'RuntimeError' &&
+  typeof (error as { code?: unknown }).code === 'string';
+
 /** A runtime failure as one CLI line: the runtime's code, its message, and where to look. */
 export const connectorFailure = (what: string, error: unknown): CliError => {
-  if (error instanceof RuntimeError) {
+  if (isRuntimeError(error)) {
     const status = error.connectorStatus === undefined ? '' : ` (status ${error.connectorStatus})`;
     return new CliError(
       'CONNECTOR_FAILED',
@@ -29,10 +34,11 @@ export const loadLocal = async (
   fetch: HostFetch,
   extra: Pick<LoadParams, 'onFetch' | 'onLogError' | 'limits'> = {},
 ): Promise<ConnectorSandbox> => {
+  const { loadConnector } = await import('@platform/runtime');
   try {
     return await loadConnector({ script, options, platform: 'server', fetch, ...extra });
   } catch (error) {
-    if (error instanceof RuntimeError) {
+    if (isRuntimeError(error)) {
       throw new UsageError(`the connector does not load: ${error.code}: ${error.message}; fix connector.ts`);
     }
     throw error;
