@@ -5,7 +5,7 @@
  * (`@platform/*`) export TypeScript source and are compiled into the bundle; npm dependencies stay external and
  * load from node_modules, as the package.json that declares them says.
  */
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -39,6 +39,30 @@ export const bundle = async (packageDir, entry = 'src/main.ts', extraEntries = {
     logLevel: 'warning',
     plugins: [externalNpmPackages],
   });
+  await bundleForBrowsers(packageDir);
+};
+
+/**
+ * `"browserBundles": {"name": "src/entry.ts"}` in a package.json: pages a program serves (connector-cli debug) are
+ * bundled whole, npm packages included, into `dist/<name>.js` for browsers.
+ */
+const bundleForBrowsers = async (packageDir) => {
+  const pkg = JSON.parse(await readFile(join(resolve(packageDir), 'package.json'), 'utf8'));
+  for (const [name, entry] of Object.entries(pkg.browserBundles ?? {})) {
+    await build({
+      absWorkingDir: resolve(packageDir),
+      entryPoints: { [name]: entry },
+      outdir: 'dist',
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      target: 'es2022',
+      conditions: ['@platform/source'],
+      // The engine's single-file build imports node's "module" only when it runs in node, never in a browser.
+      external: ['module'],
+      logLevel: 'warning',
+    });
+  }
 };
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href)

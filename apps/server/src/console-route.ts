@@ -41,10 +41,12 @@ export const loadConsole = async (settings: ConsoleSettings): Promise<(app: Expr
   const issuerOrigin = new URL(settings.issuer).origin;
   const policy = [
     "default-src 'self'",
-    "script-src 'self'",
+    // Try it runs connectors in QuickJS compiled to WebAssembly: compiling WebAssembly is allowed, eval of JavaScript not.
+    "script-src 'self' 'wasm-unsafe-eval'",
     // React sets `style` attributes (bar widths, chart colors).
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
+    // Try it shows the pictures a connector downloaded as blob: URLs.
+    "img-src 'self' data: blob:",
     `connect-src 'self' ${issuerOrigin}`,
     `form-action 'self' ${issuerOrigin}`,
     "frame-ancestors 'none'",

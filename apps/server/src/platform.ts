@@ -23,6 +23,7 @@ import {
   loadOrStoreSharedValue,
   migrate,
   openDatabase,
+  repointDemoConnectors,
   sealClearAuthObjects,
   seedDemoData,
 } from '@platform/store';
@@ -36,6 +37,9 @@ import { listenMetrics } from './metrics-listener.ts';
 import { answerRaw } from './raw-answer.ts';
 import { createRuntimePool } from './runtime/runtime-pool.ts';
 import { serverVersion } from './server-version.ts';
+import { publishDemoConnectors } from './stand-in/demo-connectors.ts';
+import { standInOf } from './stand-in/stand-in.ts';
+import { standInApi } from './stand-in/stand-in-api.ts';
 
 /**
  * The largest answers (a subscription of 50 environments, 8 KiB of JSON) are estimated at some 30 KiB each with
@@ -123,7 +127,8 @@ export const startPlatform = async (
     const demoLoaded = await timed('demoData', async () =>
       config.demoData ? (await seedDemoData(database, new Date())) !== undefined : false,
     );
-    const secrets = createSecretBox(await secretsKey);
+    const key = await secretsKey;
+    const secrets = createSecretBox(key);
     phases.secretsKey ??= 0;
     const sealed = await sealClearAuthObjects(database.db, secrets);
     if (sealed > 0) log.info({ rows: sealed }, 'authorization fields stored in clear before are sealed now');
@@ -199,6 +204,29 @@ export const startPlatform = async (
       });
     }
 
+    // Development only: the stand-in API the demo connectors call, and the proxy's exemption for exactly it.
+    const port = (server.address() as AddressInfo).port;
+    const standIn = standInOf(config, devIssuer !== undefined, port, key);
+    if (standIn && demoLoaded) {
+      const published = await publishDemoConnectors({
+        database,
+        secrets,
+        credentials: standIn.credentials,
+        origin: standIn.origin,
+        now: new Date(),
+      });
+      log.info(
+        { connectors: published, standIn: `${standIn.origin}/dev/stand-in` },
+        'demo connectors published',
+      );
+    } else if (standIn) {
+      const moved = await repointDemoConnectors(database, standIn.origin);
+      if (moved > 0)
+        log.info(
+          { connectors: moved, standIn: `${standIn.origin}/dev/stand-in` },
+          'demo connectors repointed',
+        );
+    }
     const proxy = createProxy({
       database,
       secrets,
@@ -209,6 +237,7 @@ export const startPlatform = async (
       tokenTimeoutMs: config.tokenTimeoutMs,
       exchangeTimeoutMs: config.proxyExchangeTimeoutMs,
       changesWatched: () => changes.live,
+      standInOrigin: standIn?.origin,
     });
     configurationChanged = proxy.configurationChanged;
     cleanups.unshift(() => proxy.close());
@@ -261,6 +290,7 @@ export const startPlatform = async (
           serverUrl: url,
           tokenMetrics: () => metricsWithoutConnectors(metrics),
         });
+        if (standIn) app.use('/dev/stand-in', standInApi(standIn.credentials));
         mountConsole(app);
       },
     });

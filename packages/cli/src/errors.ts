@@ -7,6 +7,7 @@ import type { ProblemDetails } from '@platform/core';
  * SERVER_ERROR: the platform answered with an error (exit 1).
  * NETWORK_ERROR: the platform could not be reached (exit 1).
  * LOGIN_FAILED: the identity provider refused or the device code expired (exit 1).
+ * CONNECTOR_FAILED: a local command ran the connector and it failed: it threw, hit a limit, or a test failed (exit 1).
  */
 export type CliErrorCode =
   | 'USAGE'
@@ -14,7 +15,8 @@ export type CliErrorCode =
   | 'SESSION_EXPIRED'
   | 'SERVER_ERROR'
   | 'NETWORK_ERROR'
-  | 'LOGIN_FAILED';
+  | 'LOGIN_FAILED'
+  | 'CONNECTOR_FAILED';
 
 export const exitCodeOf = (code: CliErrorCode): 1 | 2 =>
   code === 'USAGE' || code === 'NOT_LOGGED_IN' || code === 'SESSION_EXPIRED' ? 2 : 1;

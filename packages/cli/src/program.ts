@@ -1,13 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { normalizeArgv, shortSpellingOf } from './argv.ts';
+import { registerBuild } from './commands/build.ts';
+import { registerDebug } from './commands/debug.ts';
 import { registerDelete } from './commands/delete.ts';
 import { registerDeleteAuth } from './commands/delete-auth.ts';
+import { registerDemo } from './commands/demo.ts';
+import { registerInfo } from './commands/info.ts';
 import { registerList } from './commands/list.ts';
 import { registerLogin } from './commands/login.ts';
 import { registerNew } from './commands/new.ts';
 import { registerPublish } from './commands/publish.ts';
 import { registerSetAuth } from './commands/set-auth.ts';
+import { registerStress } from './commands/stress.ts';
+import { registerTest } from './commands/test.ts';
 import { registerUpdate } from './commands/update.ts';
 import type { Context, GlobalOptions } from './context.ts';
 import type { CliEnv } from './env.ts';
@@ -94,6 +100,12 @@ Run connector-cli <command> --help for a command's options and examples.`,
     registerList,
     registerDelete,
     registerLogin,
+    registerBuild,
+    registerInfo,
+    registerTest,
+    registerStress,
+    registerDebug,
+    registerDemo,
   ]) {
     const command = register(program, run);
     configure(command, deps, command.name());

@@ -739,6 +739,16 @@ export type AppRouter = TRPCBuiltRouter<
         output: undefined;
         meta: object;
       }>;
+      script: TRPCQueryProcedure<{
+        input: { environment: string; connectorId: string };
+        output: {
+          version: string;
+          type: ConnectorType;
+          options: { [key: string]: null | string | number | boolean };
+          script: string;
+        };
+        meta: object;
+      }>;
     };
     connectorAuth: {
       set: TRPCMutationProcedure<{
@@ -1179,6 +1189,11 @@ export const restRoutes = {
     method: 'GET',
     path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/activity',
     query: ['limit'],
+  },
+  'connectors.script': {
+    method: 'GET',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/script',
+    query: [],
   },
 } as const;
 

@@ -38,10 +38,16 @@ export type ProxyOptions = {
    */
   configCacheMs?: number;
   /**
+  /**
    * True while the store's change notifications reach this process and are handed to `configurationChanged`
    * (the platform's change watch): configurations are then kept until a change rather than `configCacheMs`.
    */
   changesWatched?: () => boolean;
+  /**
+   * Development only (apps/server sets it when it serves the stand-in API): the `http://<ip>:<port>` origin whose
+   * `/dev/stand-in/` paths the proxy may reach although loopback, its token endpoint over plain http.
+   */
+  standInOrigin?: string;
   /** Which resolved addresses count as public; tests on loopback replace it. Default: IANA special-purpose ranges excluded. */
   isPublicAddress?: (address: string) => boolean;
 };
@@ -69,7 +75,7 @@ export const createProxy = (options: ProxyOptions): ConnectorProxy => {
   const { database, secrets, log, metricsRegistry, allowPrivateNetworks, publicUrl } = options;
   const timeoutMs = options.fetchTimeoutMs ?? 30_000;
   const metrics = createProxyMetrics(metricsRegistry);
-  const guard = createAddressGuard(allowPrivateNetworks, options.isPublicAddress);
+  const guard = createAddressGuard(allowPrivateNetworks, options.isPublicAddress, options.standInOrigin);
   const loader = createConnectorConfigLoader(
     database,
     secrets,

@@ -1,5 +1,6 @@
 export { DatabaseUnavailableError, isDatabaseUnavailable } from './database-unavailable-error.ts';
 export { DEMO_OWNER_ID, demoDataFile } from './demo/demo-data-file.ts';
+export { repointDemoConnectors } from './demo/repoint-demo-connectors.ts';
 export { seedDemoData } from './demo/seed-demo-data.ts';
 export { exportDataFile } from './export/export-data-file.ts';
 export { type ImportOptions, type ImportSummary, importDataFile } from './import/import-data-file.ts';

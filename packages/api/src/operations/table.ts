@@ -1,6 +1,7 @@
 import { adminOperations } from './admin.ts';
 import { authorizationCodeOperations } from './authorization-code.ts';
 import { connectorRuntimeOperations } from './connector-runtime.ts';
+import { connectorScriptOperations } from './connector-script.ts';
 import { environmentOperations } from './environment.ts';
 
 /** Every operation the platform serves; drives REST, tRPC and OpenAPI alike. */
@@ -9,4 +10,5 @@ export const operations = [
   ...environmentOperations,
   ...authorizationCodeOperations,
   ...connectorRuntimeOperations,
+  ...connectorScriptOperations,
 ] as const;

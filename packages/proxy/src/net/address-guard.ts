@@ -7,22 +7,46 @@ import { BlockedAddressError } from './blocked-address-error.ts';
 export type AddressGuard = {
   readonly allowPrivateNetworks: boolean;
   allows(address: string): boolean;
+  /** The development stand-in exemption (docs/demo-connectors.md): this URL may be reached whatever its address. */
+  exempts(url: URL): boolean;
 };
 
-/** `isPublic` is replaceable so tests on loopback can tell one loopback address from another. */
+/** Where the platform's own stand-in API answers (apps/server, development only). */
+export const STAND_IN_PATH = '/dev/stand-in/';
+
+/**
+ * `isPublic` is replaceable so tests on loopback can tell one loopback address from another. `standInOrigin`, given
+ * only by a development server that serves the stand-in API, exempts exactly `{standInOrigin}/dev/stand-in/...`
+ * from the private-network rule (and its token endpoint from the https rule): one origin, one path, nothing else.
+ */
 export const createAddressGuard = (
   allowPrivateNetworks: boolean,
   isPublic: (address: string) => boolean = isPublicAddress,
-): AddressGuard => ({
-  allowPrivateNetworks,
-  allows: (address) => allowPrivateNetworks || isPublic(address),
-});
+  standInOrigin?: string,
+): AddressGuard => {
+  const origin = standInOrigin === undefined ? undefined : standInOriginOf(standInOrigin);
+  return {
+    allowPrivateNetworks,
+    allows: (address) => allowPrivateNetworks || isPublic(address),
+    exempts: (url) => origin !== undefined && url.origin === origin && url.pathname.startsWith(STAND_IN_PATH),
+  };
+};
+
+/** The stand-in must be an IP literal origin: an address that never reaches a resolver, so no name can be bent to it. */
+const standInOriginOf = (value: string): string => {
+  const url = new URL(value);
+  if (isIP(bareHost(url)) === 0 || url.pathname !== '/' || url.search !== '' || url.username !== '') {
+    throw new Error(`the stand-in origin must be http://<ip>:<port>, got ${url.origin}`);
+  }
+  return url.origin;
+};
 
 const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
 /** Literal IP hosts never reach `lookup` (node connects to them directly), so they are vetted here. */
 export const assertLiteralAddressAllowed = (url: URL, guard: AddressGuard, what: string): void => {
   const host = bareHost(url);
+  if (guard.exempts(url)) return;
   if (isIP(host) !== 0 && !guard.allows(host)) throw new BlockedAddressError(what, url.hostname);
 };
 
@@ -36,7 +60,7 @@ export const assertResolvedAddressAllowed = async (
   what: string,
 ): Promise<void> => {
   assertLiteralAddressAllowed(url, guard, what);
-  if (guard.allowPrivateNetworks || isIP(bareHost(url)) !== 0) return;
+  if (guard.allowPrivateNetworks || guard.exempts(url) || isIP(bareHost(url)) !== 0) return;
   let addresses: { address: string }[];
   try {
     addresses = await lookup(bareHost(url), { all: true });

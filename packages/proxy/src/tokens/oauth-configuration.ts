@@ -102,9 +102,13 @@ export const buildConfiguration = (auth: OAuthConfig, context: ConfigurationCont
     jsonBody,
   });
   config.timeout = Math.ceil(context.timeoutMs / 1000) + 1;
-  // Plain http is only ever acceptable where private networks are (tests, local development).
+  // Plain http is only ever acceptable where private networks are (tests, local development), or for the stand-in.
   const endpoints = [tokenEndpoint, server.authorization_endpoint ?? tokenEndpoint];
-  if (context.guard.allowPrivateNetworks && endpoints.some((url) => new URL(url).protocol === 'http:'))
+  const insecure = endpoints.filter((url) => new URL(url).protocol === 'http:');
+  if (
+    insecure.length > 0 &&
+    (context.guard.allowPrivateNetworks || insecure.every((url) => context.guard.exempts(new URL(url))))
+  )
     allowInsecureRequests(config);
   return config;
 };

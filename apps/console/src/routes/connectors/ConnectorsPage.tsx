@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { useConnectorAuth } from '../../api/connector-auth.ts';
 import { useConnectors, useSetConnectorEnabled } from '../../api/connectors.ts';
 import { problemOf } from '../../api/problem.ts';
@@ -5,6 +6,9 @@ import { PageHeading } from '../../components/PageHeading.tsx';
 import { Empty, ErrorState, Loading } from '../../components/States.tsx';
 import type { AuthTypeName } from './auth-fields.ts';
 import { UsageAuth } from './UsageAuth.tsx';
+
+// The runtime (QuickJS in WebAssembly) loads with the first Try-it panel, not with the console.
+const TryIt = lazy(() => import('./try-it/TryIt.tsx').then((m) => ({ default: m.TryIt })));
 
 type Connector = NonNullable<ReturnType<typeof useConnectors>['data']>['data'][number];
 
@@ -54,6 +58,14 @@ const ConnectorCard = ({ environment, connector }: { environment: string; connec
           ))}
         </div>
       )}
+      <Suspense fallback={<Loading what="Try it" />}>
+        <TryIt
+          environment={environment}
+          connectorId={connector.id}
+          connectorName={connector.name}
+          type={connector.type}
+        />
+      </Suspense>
     </article>
   );
 };

@@ -1,0 +1,54 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { Context } from '../context.ts';
+import { compileLocal, readLocalProject } from '../local/local-project.ts';
+import { relayFetch } from '../local/relay-fetch.ts';
+import { callLocal, jsonOf, loadLocal } from '../local/sandbox.ts';
+import type { RunAction } from './action.ts';
+
+/** `info [project] [-o file]`: what the connector says about itself, run in the platform's runtime, and its package.json. */
+export const projectInfo = async (ctx: Context, dir: string | undefined, options: { out?: string }) => {
+  const local = await readLocalProject(dir);
+  const sandbox = await loadLocal(await compileLocal(local), local.options, relayFetch);
+  try {
+    const capabilities = jsonOf(await callLocal(sandbox, 'getCapabilities', []));
+    const configurationOptions = jsonOf(await callLocal(sandbox, 'getConfigurationOptions', []));
+    const { config, json } = local.project;
+    const info = {
+      name: config.connectorName ?? config.name ?? json.name,
+      version: json.version,
+      type: local.type,
+      capabilities,
+      configurationOptions,
+      options: config.options ?? {},
+      supportedAuth: config.supportedAuth ?? null,
+    };
+    const text = JSON.stringify(info, null, 2);
+    if (options.out === undefined) {
+      ctx.out.result(text, info);
+      return;
+    }
+    await writeFile(resolve(options.out), `${text}\n`);
+    ctx.out.result(`Written to ${options.out}`, { out: options.out, info });
+  } finally {
+    sandbox.dispose();
+  }
+};
+
+export const registerInfo = (program: Command, run: RunAction) =>
+  program
+    .command('info')
+    .summary("print the connector's type, capabilities, configuration options and supported authorization")
+    .description(
+      'Run getCapabilities() and getConfigurationOptions() in the platform runtime and print them with the type, config.options and config.supportedAuth of package.json, as JSON.',
+    )
+    .argument('[project]', 'the connector project directory (default .)')
+    .option('-o, --out <file>', 'write the JSON to this file instead of stdout')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  connector-cli info\n  connector-cli info ./my-connector -o info.json',
+    )
+    .action((dir: string | undefined, options: { out?: string }) =>
+      run((ctx) => projectInfo(ctx, dir, options)),
+    );

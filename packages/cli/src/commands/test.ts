@@ -1,0 +1,49 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { Context } from '../context.ts';
+import { CliError, UsageError } from '../errors.ts';
+import { compileLocal, readLocalProject } from '../local/local-project.ts';
+import { runTests } from '../local/run-tests.ts';
+import { readTestFile } from '../local/test-file.ts';
+import type { RunAction } from './action.ts';
+
+/** `test [project] -t tests.json`: one line per test, exit 1 when any fails (docs/connector-cli.md). */
+export const testProject = async (ctx: Context, dir: string | undefined, options: { testFile?: string }) => {
+  if (options.testFile === undefined) {
+    throw new UsageError('missing required option -t <file>; give the test file, e.g. -t tests.json');
+  }
+  const local = await readLocalProject(dir);
+  const file = await readTestFile(resolve(options.testFile));
+  const outcomes = await runTests(await compileLocal(local), local.options, file);
+  for (const outcome of outcomes) {
+    ctx.out.info(
+      outcome.passed ? `PASS: ${outcome.name}` : `FAIL: ${outcome.name}: ${outcome.reasons.join('; ')}`,
+    );
+  }
+  const failed = outcomes.filter((o) => !o.passed).length;
+  if (ctx.out.json) ctx.out.result('', { passed: outcomes.length - failed, failed, tests: outcomes });
+  if (failed > 0) {
+    throw new CliError(
+      'CONNECTOR_FAILED',
+      `${failed} of ${outcomes.length} tests failed; see the FAIL lines above and fix connector.ts or the test file`,
+    );
+  }
+  if (!ctx.out.json) ctx.out.result(`${outcomes.length} of ${outcomes.length} tests passed`, undefined);
+};
+
+export const registerTest = (program: Command, run: RunAction) =>
+  program
+    .command('test')
+    .summary('run a test file (the platform CLI format) against the connector')
+    .description(
+      'Run each test of the file in the platform runtime: the method with its arguments, every fetch checked against asserts.fetch and answered with its response. setup.runtime_options are the connector options.',
+    )
+    .argument('[project]', 'the connector project directory (default .)')
+    .option('-t, --testFile <file>', 'the test file (JSON)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  connector-cli test -t tests.json\n  connector-cli test ./my-connector -t tests.generated.json',
+    )
+    .action((dir: string | undefined, options: { testFile?: string }) =>
+      run((ctx) => testProject(ctx, dir, options)),
+    );

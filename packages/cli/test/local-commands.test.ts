@@ -1,0 +1,209 @@
+import { execFile } from 'node:child_process';
+import { once } from 'node:events';
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, test } from 'vitest';
+import { runCli, startCli, tempDir } from './helpers/run-cli.ts';
+
+const EXAMPLES = fileURLToPath(new URL('../../../examples/connectors/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+const SDK = join(ROOT, 'node_modules', '@chili-publish', 'studio-connectors');
+
+/** `tsc -p dir`: resolves when the project type-checks, rejects with tsc's messages otherwise. */
+const typecheck = (dir: string) => promisify(execFile)(process.execPath, [TSC, '-p', dir]);
+
+/** A copy of an example connector (the repository's own fixtures), so a build writes into a temporary folder. */
+const example = (name: 'stand-in-media' | 'stand-in-data'): string => {
+  const dir = join(tempDir('local-commands-'), name);
+  cpSync(join(EXAMPLES, name), dir, { recursive: true });
+  return dir;
+};
+
+const fresh = async (type: 'media' | 'data'): Promise<string> => {
+  const dir = join(tempDir('local-new-'), 'project');
+  const created = await runCli(['new', '--name', `Fresh ${type}`, '--type', type, '-o', dir]);
+  expect(created.code).toBe(0);
+  return dir;
+};
+
+describe('connector-cli test', () => {
+  test.each(['stand-in-media', 'stand-in-data'] as const)(
+    'the %s example passes its test file: one PASS line per test, exit 0',
+    async (name) => {
+      const dir = example(name);
+      const result = await runCli(['test', dir, '-t', join(dir, 'tests.json')]);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      const lines = result.stdout.trim().split('\n');
+      expect(lines.filter((line) => line.startsWith('PASS: '))).toHaveLength(3);
+      expect(lines.at(-1)).toBe('3 of 3 tests passed');
+    },
+  );
+
+  test('failing tests: one FAIL line each naming the reason, one error line, exit 1', async () => {
+    const dir = example('stand-in-media');
+    const file = JSON.parse(readFileSync(join(dir, 'tests.json'), 'utf8'));
+    // A fetch no assert names (the URL asks for pageSize 2, the assert for 3), and a count never reached.
+    file.tests[0].asserts.fetch[0].url = file.tests[0].asserts.fetch[0].url.replace(
+      'pageSize=2',
+      'pageSize=3',
+    );
+    file.tests[1].asserts.fetch[0].count = 2;
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify(file));
+    const result = await runCli(['test', dir, '-t', join(dir, 'bad.json')]);
+    expect(result.code).toBe(1);
+    const lines = result.stdout.trim().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^FAIL: query asks for page 1.*pageSize=2 is not in asserts\.fetch/);
+    expect(lines[1]).toMatch(/^FAIL: detail reads one asset.*expected 2 time\(s\), made 1/);
+    expect(lines[2]).toMatch(/^PASS: download/);
+    expect(result.stderr).toBe(
+      'error: 2 of 3 tests failed; see the FAIL lines above and fix connector.ts or the test file\n',
+    );
+  });
+
+  test('setup.runtime_options are the options the connector sees', async () => {
+    const dir = example('stand-in-data');
+    const file = JSON.parse(readFileSync(join(dir, 'tests.json'), 'utf8'));
+    file.setup.runtime_options.baseUrl = 'https://elsewhere.example.com/api';
+    writeFileSync(join(dir, 'moved.json'), JSON.stringify(file));
+    const result = await runCli(['test', dir, '-t', join(dir, 'moved.json')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(
+      'fetch GET https://elsewhere.example.com/api/data/products?limit=2 is not in asserts.fetch',
+    );
+  });
+
+  test('a test file that is not in the format is a usage error naming the place', async () => {
+    const dir = example('stand-in-data');
+    writeFileSync(join(dir, 'broken.json'), JSON.stringify({ tests: [{ id: 'a', name: 'n' }] }));
+    const result = await runCli(['test', dir, '-t', join(dir, 'broken.json')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: .*broken\.json: tests\[0\]\.method .*; fix the test file\n$/);
+    expect((await runCli(['test', dir])).stderr).toContain('missing required option -t <file>');
+  });
+
+  test('a project without connector.ts, or a directory without a project, is a usage error', async () => {
+    const dir = tempDir('local-empty-');
+    expect(await runCli(['info', dir])).toMatchObject({ code: 2 });
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'x', main: 'out/connector.js' }));
+    const result = await runCli(['build', dir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `error: no connector.ts in ${dir}; the local commands compile it (connector-cli new writes one)\n`,
+    );
+  });
+});
+
+describe('build, info, stress and demo on a fresh `connector-cli new` project', () => {
+  test.each(['media', 'data'] as const)(
+    '%s: each command works on the project as new writes it',
+    async (type) => {
+      const dir = await fresh(type);
+      const built = await runCli(['build', dir]);
+      expect(built).toMatchObject({ code: 0, stderr: '' });
+      expect(built.stdout).toMatch(/^Built out\/connector\.js \(\d+ bytes\) from connector\.ts\n$/);
+      const module = readFileSync(join(dir, 'out', 'connector.js'), 'utf8');
+      expect(module).toContain('export');
+      expect(module).not.toContain('@chili-publish/studio-connectors');
+
+      const info = await runCli(['info', dir]);
+      expect(info.code).toBe(0);
+      const described = JSON.parse(info.stdout);
+      expect(described).toMatchObject({ type, name: `Fresh ${type}`, options: {} });
+      expect(described.capabilities).toBeTypeOf('object');
+      expect(Array.isArray(described.supportedAuth)).toBe(true);
+      const written = join(dir, 'info.json');
+      expect((await runCli(['info', dir, '-o', written])).code).toBe(0);
+      expect(JSON.parse(readFileSync(written, 'utf8'))).toEqual(described);
+
+      const demo = await runCli(['demo', dir]);
+      expect(demo.code).toBe(0);
+      expect(existsSync(join(dir, 'tests.generated.json'))).toBe(true);
+      const replay = await runCli(['test', dir, '-t', join(dir, 'tests.generated.json')]);
+      expect(replay).toMatchObject({ code: 0, stderr: '' });
+    },
+  );
+
+  test('stress: download N times in one runtime, min/median/max and memory growth', async () => {
+    const dir = await fresh('media');
+    const result = await runCli(['--json', 'stress', dir, '-i', '25']);
+    expect(result.code).toBe(0);
+    const stats = JSON.parse(result.stdout);
+    expect(stats.iterations).toBe(25);
+    expect(stats.minMs).toBeLessThanOrEqual(stats.medianMs);
+    expect(stats.medianMs).toBeLessThanOrEqual(stats.maxMs);
+    expect(stats.rssGrowthBytes).toBeTypeOf('number');
+    expect((await runCli(['stress', dir, '-i', 'many'])).stderr).toMatch(/^error: -i must be a whole number/);
+  });
+
+  test('stress on a connector whose download fails: exit 1, one line naming the runtime error', async () => {
+    const dir = example('stand-in-media');
+    const result = await runCli(['stress', dir, '-i', '3']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      'error: download: CONNECTOR_HTTP_ERROR (status 400): the option baseUrl is not set; publish the connector with -ro baseUrl=<url>; fix connector.ts\n',
+    );
+  });
+});
+
+describe('connector-cli build', () => {
+  test('a connector may import relative files and the SDK types only', async () => {
+    const dir = await fresh('media');
+    const source = join(dir, 'connector.ts');
+    writeFileSync(join(dir, 'helper.ts'), 'export const greeting = "hi";\n');
+    writeFileSync(
+      source,
+      `import { greeting } from './helper';\n${readFileSync(source, 'utf8')}\nexport const g = greeting;\n`,
+    );
+    expect((await runCli(['build', dir])).code).toBe(0);
+    writeFileSync(
+      source,
+      `import leftPad from 'left-pad';\n${readFileSync(source, 'utf8')}\nexport const p = leftPad;\n`,
+    );
+    const refused = await runCli(['build', dir]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^error: .*connector\.ts:1:\d+: imports "left-pad": a connector may import only relative files/,
+    );
+  });
+
+  test('-w builds again when a .ts file changes, until stopped', async () => {
+    const dir = await fresh('data');
+    const child = startCli(['build', dir, '-w']);
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const seen = async (count: number) => {
+      for (let i = 0; i < 200 && (stdout.match(/^Built /gm) ?? []).length < count; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      return (stdout.match(/^Built /gm) ?? []).length;
+    };
+    expect(await seen(1)).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const source = join(dir, 'connector.ts');
+    writeFileSync(source, readFileSync(source, 'utf8').replace('First row', 'Changed row'));
+    expect(await seen(2)).toBe(2);
+    expect(readFileSync(join(dir, 'out', 'connector.js'), 'utf8')).toContain('Changed row');
+    child.kill('SIGTERM');
+    const [code] = await once(child, 'close');
+    expect(code).toBe(0);
+  });
+});
+
+describe('the connector sources type-check against the SDK on npm', () => {
+  test('the example connectors', async () => {
+    await expect(typecheck(EXAMPLES)).resolves.toBeDefined();
+  });
+
+  test.each(['media', 'data'] as const)('a %s project as new writes it', async (type) => {
+    const dir = await fresh(type);
+    mkdirSync(join(dir, 'node_modules', '@chili-publish'), { recursive: true });
+    symlinkSync(SDK, join(dir, 'node_modules', '@chili-publish', 'studio-connectors'));
+    await expect(typecheck(dir)).resolves.toBeDefined();
+  });
+});
