@@ -4,6 +4,9 @@
  * change takes effect on the very next request of the replica that made it, and within 2 s on another replica
  * (two `platform-server start` processes on one PostgreSQL database; the embedded default runs one process).
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type TestDatabase, testBackends } from '@platform/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV_PROD, ENV_SANDBOX, fixture, USERS } from '../support/fixture.ts';
@@ -15,6 +18,8 @@ import { connectorBody, connectorsPath } from './support.ts';
 
 const OTHER_REPLICA_MS = 2000;
 const OPERATOR = 'ops|operator';
+/** The second replica's own data folder (PostgreSQL only). */
+let spareDir: string | undefined;
 
 describe.each(await testBackends())('a kept decision never outlives its change on $name', (backend) => {
   let database: TestDatabase;
@@ -26,17 +31,20 @@ describe.each(await testBackends())('a kept decision never outlives its change o
     database = await seededDatabase(backend);
     issuer = await startTestIssuer();
     target = await startTarget();
-    const start = () =>
-      startServerChild({
-        dataDir: database.dataDir,
-        databaseUrl: database.databaseUrl,
-        issuerUrl: issuer.url,
-      });
-    // PGlite is one process's database: the embedded default has one replica.
-    replicas = database.databaseUrl ? await Promise.all([start(), start()]) : [await start()];
+    const start = (dataDir: string) =>
+      startServerChild({ dataDir, databaseUrl: database.databaseUrl, issuerUrl: issuer.url });
+    // PGlite is one process's database: the embedded default has one replica. Replicas on PostgreSQL each have a
+    // data folder of their own, as on separate machines (each announces itself in its own server.json).
+    replicas = database.databaseUrl
+      ? await Promise.all([
+          start(database.dataDir),
+          start((spareDir = await mkdtemp(join(tmpdir(), 'replica-')))),
+        ])
+      : [await start(database.dataDir)];
   });
   afterAll(async () => {
     await Promise.all(replicas.map((replica) => replica.stop()));
+    if (spareDir) await rm(spareDir, { recursive: true, force: true });
     await target.close();
     await issuer.close();
     await database.close();

@@ -137,6 +137,8 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
     } catch (error) {
       throw toUpstreamError(error, url, ctx);
     }
+    // Observed as the target answered (a status above 599 counts in the class `other`), whatever the caller gets.
+    ctx.observe(response.statusCode, (performance.now() - started) / 1000);
     if (response.statusCode > 599) {
       // Not an HTTP status (RFC 9110 §15): a caller, or a browser behind it, cannot know what it means.
       response.discard();
@@ -144,7 +146,6 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
         `The target ${url.host} answered with status ${response.statusCode}, which is not an HTTP status (100–599).`,
       );
     }
-    ctx.observe(response.statusCode, (performance.now() - started) / 1000);
 
     const location = response.headers.location;
     const target = typeof location === 'string' ? location : undefined;
