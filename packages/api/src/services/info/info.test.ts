@@ -21,7 +21,7 @@ describe.each(backends)('info services on $name', (backend) => {
 
   it('ping resolves while the database answers, and is 503 when it does not', async () => {
     await expect(ping(contextFor(database, ''), {})).resolves.toBeUndefined();
-    const broken = { ...database, db: { execute: () => Promise.reject(new Error('connection refused')) } };
+    const broken = { ...database, checkAlive: () => Promise.reject(new Error('connection refused')) };
     await expect(
       ping({ ...contextFor(database, ''), database: broken as unknown as TestDatabase }, {}),
     ).rejects.toMatchObject({ code: 'UNAVAILABLE', status: 503 });
