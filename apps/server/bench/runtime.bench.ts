@@ -12,6 +12,7 @@
  * BENCH_SECONDS (default 5) sets each timed phase. Writes bench/results/runtime-<backend>.json.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,8 @@ import { listen } from '../test/support/loopback-servers.ts';
 import { startTestPlatform, type TestPlatform } from '../test/support/platform.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
+/** The anchor of the per-call figure, pinned. */
+const PUBLIC_CLI = '@chili-publish/connector-cli@1.4.1';
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const connectors = '/grafx/api/v1/environment/acme-prod/connectors';
 const PNG = Buffer.from(
@@ -237,6 +240,23 @@ const benchBackend = async (backend: Awaited<ReturnType<typeof testBackends>>[nu
   }
 };
 
+/**
+ * The platform's public CLI, installed from the npm registry into a folder of the bench's own (bench/.anchors, git
+ * ignored): as a dependency of the workspace its bin, also named `connector-cli`, would shadow this repository's own
+ * `npx connector-cli`.
+ */
+const publicCli = async (): Promise<string> => {
+  const prefix = join(root, 'bench/.anchors/chili-connector-cli');
+  const bin = join(prefix, 'node_modules/@chili-publish/connector-cli/bin/connector-cli');
+  if (!existsSync(bin)) {
+    await mkdir(prefix, { recursive: true });
+    execFileSync('npm', ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', PUBLIC_CLI], {
+      stdio: 'ignore',
+    });
+  }
+  return bin;
+};
+
 /** Per-call time of `download` on the bench bundle: this runtime (limits enforced) and the public CLI's `stress`. */
 const againstPublicCli = async (): Promise<Figure> => {
   const iterations = 200;
@@ -247,7 +267,7 @@ const againstPublicCli = async (): Promise<Figure> => {
       JSON.stringify({ name: 'bench-connector', version: '1.0.0' }),
     );
     await writeFile(join(project, 'connector.ts'), `// @ts-nocheck\n${bundle}`);
-    const cli = join(root, 'node_modules/@chili-publish/connector-cli/bin/connector-cli');
+    const cli = await publicCli();
     const output = execFileSync(process.execPath, [cli, 'stress', project, '-i', String(iterations)], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
