@@ -64,8 +64,14 @@ try {
           headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json', ...init.headers },
         });
         const text = await response.text();
-        // The target's own 503 passes through the proxy; the platform's errors are ProblemDetails.
-        if (response.status >= 400 && response.headers.get('content-type') === 'application/json')
+        // The target's own 503 passes through the proxy; a status above 599 is observed (class `other`) and
+        // answered 502 by design; the platform's other errors are ProblemDetails.
+        const expected = response.status === 503 || response.status === 502;
+        if (
+          !expected &&
+          response.status >= 400 &&
+          response.headers.get('content-type') === 'application/json'
+        )
           throw new Error(`${method} ${path}: ${response.status} ${text}`);
         return text;
       };
