@@ -35,12 +35,12 @@ describe.each(await testBackends())('a kept decision never outlives its change o
       startServerChild({ dataDir, databaseUrl: database.databaseUrl, issuerUrl: issuer.url });
     // PGlite is one process's database: the embedded default has one replica. Replicas on PostgreSQL each have a
     // data folder of their own, as on separate machines (each announces itself in its own server.json).
-    replicas = database.databaseUrl
-      ? await Promise.all([
-          start(database.dataDir),
-          start((spareDir = await mkdtemp(join(tmpdir(), 'replica-')))),
-        ])
-      : [await start(database.dataDir)];
+    if (database.databaseUrl) {
+      spareDir = await mkdtemp(join(tmpdir(), 'replica-'));
+      replicas = await Promise.all([start(database.dataDir), start(spareDir)]);
+    } else {
+      replicas = [await start(database.dataDir)];
+    }
   });
   afterAll(async () => {
     await Promise.all(replicas.map((replica) => replica.stop()));
