@@ -1,10 +1,12 @@
-// autocannon ships no types: the part the api and proxy benches use.
+// autocannon ships no types: the part the benches use.
 declare module 'autocannon' {
   type Options = {
     url: string;
     connections?: number;
     duration?: number;
+    method?: string;
     headers?: Record<string, string>;
+    body?: string;
     workers?: number;
   };
   type Result = {

@@ -17,6 +17,7 @@ import { UnauthenticatedError } from '@platform/core';
 import { createProxy, metricsWithoutConnectors } from '@platform/proxy';
 import { defaultLimits } from '@platform/runtime';
 import {
+  createConnectorActivityLog,
   createSecretBox,
   type Database,
   loadOrCreateSecretsKey,
@@ -241,6 +242,11 @@ export const startPlatform = async (
     });
     configurationChanged = proxy.configurationChanged;
     cleanups.unshift(() => proxy.close());
+    const connectorActivity = createConnectorActivityLog(database.db, {
+      onError: (error) => log.error({ err: error }, 'connector activity could not be written'),
+    });
+    // Runs after the runtime's close below (cleanups run first to last): no invocation records after this flush.
+    cleanups.unshift(() => connectorActivity.flush());
     const connectorRuntime = createRuntimePool({
       limits: { ...defaultLimits, ...config.runtime },
       fetchFor: (caller, usage) => proxy.fetchFor(caller, usage),
@@ -264,6 +270,7 @@ export const startPlatform = async (
       allowPrivateNetworks: config.proxyAllowPrivateNetworks,
       draining: () => draining,
       connectorRuntime,
+      connectorActivity,
     };
     const mountConsole = await loadConsole({
       issuer: devIssuer?.issuer ?? verifier.issuer,

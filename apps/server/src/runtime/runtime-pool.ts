@@ -36,7 +36,16 @@ type Job = {
   resolve: (outcome: InvocationOutcome) => void;
 };
 
-type Slot = { worker: Worker; running: Map<number, Job>; timers: Map<number, NodeJS.Timeout> };
+type Slot = {
+  worker: Worker;
+  running: Map<number, Job>;
+  timers: Map<number, NodeJS.Timeout>;
+  /** Versions whose script this worker was sent: their invocations go without it (it answers `need-script`). */
+  scripts: Set<string>;
+};
+
+/** Beyond this many versions sent to one worker, the pool forgets them all and sends scripts again. */
+const MAX_SCRIPTS_SENT = 64;
 
 /** Past the deadline plus this, a worker that has not answered is presumed stuck and replaced. */
 const STUCK_GRACE_MS = 5_000;
@@ -69,7 +78,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
 
   const spawn = (): Slot => {
     const worker = newWorker({ limits: options.limits });
-    const slot: Slot = { worker, running: new Map(), timers: new Map() };
+    const slot: Slot = { worker, running: new Map(), timers: new Map(), scripts: new Set() };
     worker.on('message', (message: FromWorker) => onMessage(slot, message));
     worker.on('error', (error) => options.log.error({ err: error }, 'connector runtime worker failed'));
     worker.on('exit', () => replace(slot, 'the runtime worker stopped'));
@@ -109,6 +118,13 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
           options.limits.timeoutMs + STUCK_GRACE_MS,
         ).unref(),
       );
+      return;
+    }
+    if (message.type === 'need-script') {
+      const job = slot.running.get(message.id);
+      if (job?.message.type !== 'invoke') return;
+      slot.scripts.delete(job.message.key);
+      post(slot, job.message);
       return;
     }
     if (message.type === 'done') {
@@ -169,8 +185,23 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       if (!slot) return;
       const job = queue.shift()!;
       slot.running.set(job.message.id, job);
-      slot.worker.postMessage(job.message satisfies ToWorker);
+      post(slot, job.message);
     }
+  };
+
+  /** Sends a job, leaving out a script the worker was already sent. */
+  const post = (slot: Slot, message: Job['message']): void => {
+    if (message.type === 'check') {
+      slot.worker.postMessage(message satisfies ToWorker);
+      return;
+    }
+    if (slot.scripts.has(message.key)) {
+      slot.worker.postMessage({ ...message, script: undefined } satisfies ToWorker);
+      return;
+    }
+    if (slot.scripts.size >= MAX_SCRIPTS_SENT) slot.scripts.clear();
+    slot.scripts.add(message.key);
+    slot.worker.postMessage(message satisfies ToWorker);
   };
 
   const submit = (

@@ -26,6 +26,8 @@ const MAX_IDLE = 16;
 
 type Slot = { sandbox: ConnectorSandbox; route: { id: number; fetches: FetchRecord[] } };
 const idle = new Map<string, Slot[]>();
+/** The script of each version this worker was sent, the least recently used dropped beyond `MAX_VERSIONS`. */
+const scripts = new Map<string, string>();
 const waiting = new Map<number, (reply: { response?: HostFetchResponse; error?: WireError }) => void>();
 let fetchSequence = 0;
 
@@ -76,12 +78,30 @@ const release = (key: string, slot: Slot): void => {
   }
 };
 
+/** The invocation's script: the one it carries, else the one kept for its version. */
+const scriptOf = (message: Extract<ToWorker, { type: 'invoke' }>): string | undefined => {
+  const script = message.script ?? scripts.get(message.key);
+  if (script === undefined) return undefined;
+  scripts.delete(message.key);
+  scripts.set(message.key, script);
+  for (const key of scripts.keys()) {
+    if (scripts.size <= MAX_VERSIONS) break;
+    scripts.delete(key);
+  }
+  return script;
+};
+
 const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<void> => {
+  const script = scriptOf(message);
+  if (script === undefined) {
+    send({ type: 'need-script', id: message.id });
+    return;
+  }
   const started = performance.now();
   send({ type: 'started', id: message.id });
   let slot: Slot | undefined;
   try {
-    slot = await slotFor(message.key, message.script, message.options);
+    slot = await slotFor(message.key, script, message.options);
     slot.route.id = message.id;
     slot.route.fetches = [];
     const result = await slot.sandbox.call(message.method, message.args, message.callOptions);

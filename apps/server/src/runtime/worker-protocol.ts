@@ -21,7 +21,11 @@ export type ToWorker =
       id: number;
       /** Connector id and version: sandboxes are kept warm under it. */
       key: string;
-      script: string;
+      /**
+       * Sent only while the worker may not hold the script of `key` yet (a bundle is often hundreds of KB, and
+       * every message is copied); a worker without it answers `need-script`.
+       */
+      script?: string | undefined;
       options: Record<string, unknown>;
       method: ConnectorMethod;
       args: unknown[];
@@ -33,6 +37,8 @@ export type ToWorker =
 export type FromWorker =
   /** The worker began the job (a job waits while a sandbox of the same worker runs without yielding). */
   | { type: 'started'; id: number }
+  /** An invoke came without the script of a version this worker no longer (or never) held: send it again with it. */
+  | { type: 'need-script'; id: number }
   | { type: 'fetch'; id: number; fetchId: number; request: HostFetchRequest }
   | {
       type: 'done';

@@ -1,4 +1,4 @@
-import type { Database, SecretBox } from '@platform/store';
+import type { ConnectorActivityLog, Database, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
 import type { TokenVerifier } from '../auth/verifier.ts';
 import type { ConnectorRuntimePort } from '../services/connector-runtime/port.ts';
@@ -26,6 +26,8 @@ export type AppDeps = {
   readonly draining?: (() => boolean) | undefined;
   /** The connector runtime (docs/connector-runtime.md); without it, the run routes answer 503. */
   readonly connectorRuntime?: ConnectorRuntimePort | undefined;
+  /** Where the runtime's invocations are recorded; composed with it. */
+  readonly connectorActivity?: ConnectorActivityLog | undefined;
 };
 
 export const ANONYMOUS: Caller = { userId: '', roles: new Set() };
@@ -66,4 +68,5 @@ export const serviceContext = (deps: AppDeps, caller: Caller, traceId: string): 
   allowPrivateNetworks: deps.allowPrivateNetworks ?? false,
   draining: deps.draining,
   connectorRuntime: deps.connectorRuntime,
+  connectorActivity: deps.connectorActivity,
 });

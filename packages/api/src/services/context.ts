@@ -1,4 +1,4 @@
-import type { Database, SecretBox } from '@platform/store';
+import type { ConnectorActivityLog, Database, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
 import type { ConnectorRuntimePort } from './connector-runtime/port.ts';
 import type { ReadCache } from './read-cache.ts';
@@ -61,6 +61,8 @@ export type ServiceContext = {
   readonly draining?: (() => boolean) | undefined;
   /** Runs published connectors (the server composes it); the run routes answer 503 without it. */
   readonly connectorRuntime?: ConnectorRuntimePort | undefined;
+  /** The invocations' activity, written in batches off the request path; composed with the runtime. */
+  readonly connectorActivity?: ConnectorActivityLog | undefined;
 };
 
 /** Every service has this shape; its input is path and query parameters flattened, plus `body` when it takes one. */

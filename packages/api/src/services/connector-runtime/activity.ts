@@ -9,6 +9,8 @@ type ActivityInput = { environment: string; connectorId: string; limit?: number 
 export const connectorActivity: Service<ActivityInput, unknown> = async (ctx, input) => {
   const { environment } = await readEnvironment(ctx, input.environment);
   const connector = await loadConnector(ctx, environment.id, input.connectorId);
+  // This process's own recent runs wait to be written in a batch: they belong in the answer.
+  await ctx.connectorActivity?.flush();
   const since = new Date(ctx.now.getTime() - ACTIVITY_MAX_AGE_MS);
   const rows = await listConnectorActivity(ctx.database.db, connector.id, input.limit ?? 100, since);
   return {

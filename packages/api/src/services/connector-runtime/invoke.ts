@@ -1,6 +1,6 @@
 import { type AuthUsage, ForbiddenError, ServiceError } from '@platform/core';
 import type { ConnectorMethod, InvocationResult } from '@platform/runtime';
-import { type ConnectorRow, recordConnectorActivity } from '@platform/store';
+import type { ConnectorActivityLog, ConnectorRow } from '@platform/store';
 import { loadConnector } from '../connectors/load.ts';
 import type { ServiceContext } from '../context.ts';
 import { readEnvironment } from '../environment-access.ts';
@@ -19,9 +19,12 @@ export type RunInput = {
   body?: { usage?: AuthUsage | undefined; options?: Record<string, unknown> | undefined } | undefined;
 };
 
-const runtimeOf = (ctx: ServiceContext): ConnectorRuntimePort => {
-  if (!ctx.connectorRuntime) throw new ServiceError('UNAVAILABLE', 'This server runs no connector runtime.');
-  return ctx.connectorRuntime;
+const runtimeOf = (
+  ctx: ServiceContext,
+): { runtime: ConnectorRuntimePort; activity: ConnectorActivityLog } => {
+  if (!ctx.connectorRuntime || !ctx.connectorActivity)
+    throw new ServiceError('UNAVAILABLE', 'This server runs no connector runtime.');
+  return { runtime: ctx.connectorRuntime, activity: ctx.connectorActivity };
 };
 
 /**
@@ -40,7 +43,7 @@ const connectorOf = (
 /**
  * One run of a connector method through the runtime, for every route of docs/connector-runtime.md: the caller's
  * access, the usage's role, the connector enabled and of a type that has the method; then the run, recorded in the
- * connector's activity whatever its outcome.
+ * connector's activity whatever its outcome (written in the background, docs/connector-runtime.md).
  */
 export const invokeConnector = async (
   ctx: ServiceContext,
@@ -48,7 +51,7 @@ export const invokeConnector = async (
   method: ConnectorMethod,
   args: unknown[],
 ): Promise<{ connector: ConnectorRow; result: InvocationResult }> => {
-  const runtime = runtimeOf(ctx);
+  const { runtime, activity } = runtimeOf(ctx);
   const { environment } = await readEnvironment(ctx, input.environment);
   const usage = input.body?.usage ?? 'server';
   if (usage === 'server' && !ctx.caller.roles.has('connector:server')) {
@@ -83,7 +86,7 @@ export const invokeConnector = async (
     args,
     callOptions: input.body?.options ?? {},
   });
-  await recordConnectorActivity(ctx.database.db, {
+  activity.record({
     connectorId: connector.id,
     at: ctx.now,
     method,

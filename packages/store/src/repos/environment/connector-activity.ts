@@ -20,13 +20,37 @@ export type ActivityEntry = {
   fetches: ActivityFetch[];
 };
 
-/** Records one invocation and drops what falls out of the connector's bounds, in one statement each. */
-export const recordConnectorActivity = async (db: Db, entry: ActivityEntry): Promise<void> => {
-  await db.insert(connectorActivity).values(entry);
+/** Rows per INSERT: nine parameters a row stays far below PostgreSQL's 65,535. */
+const ROWS_PER_STATEMENT = 500;
+
+/**
+ * Writes entries in as few statements as they allow. A connector deleted since its entries were made takes them
+ * with it: when a batch breaks on that, its rows are written one by one and the orphans skipped.
+ */
+export const insertConnectorActivity = async (db: Db, entries: readonly ActivityEntry[]): Promise<void> => {
+  for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
+    const rows = entries.slice(start, start + ROWS_PER_STATEMENT);
+    try {
+      await db.insert(connectorActivity).values(rows);
+    } catch {
+      for (const row of rows)
+        await db
+          .insert(connectorActivity)
+          .values(row)
+          .catch(() => undefined);
+    }
+  }
+};
+
+/**
+ * Drops a connector's entries older than the age bound at `now` and all but its newest `ACTIVITY_MAX_ENTRIES`, in
+ * one statement (it walks those entries, so it runs now and then rather than per entry).
+ */
+export const pruneConnectorActivity = async (db: Db, connectorId: string, now: Date): Promise<void> => {
   const oldestKept = db
     .select({ id: connectorActivity.id })
     .from(connectorActivity)
-    .where(eq(connectorActivity.connectorId, entry.connectorId))
+    .where(eq(connectorActivity.connectorId, connectorId))
     .orderBy(desc(connectorActivity.id))
     .offset(ACTIVITY_MAX_ENTRIES - 1)
     .limit(1);
@@ -34,9 +58,9 @@ export const recordConnectorActivity = async (db: Db, entry: ActivityEntry): Pro
     .delete(connectorActivity)
     .where(
       and(
-        eq(connectorActivity.connectorId, entry.connectorId),
+        eq(connectorActivity.connectorId, connectorId),
         or(
-          lt(connectorActivity.at, new Date(entry.at.getTime() - ACTIVITY_MAX_AGE_MS)),
+          lt(connectorActivity.at, new Date(now.getTime() - ACTIVITY_MAX_AGE_MS)),
           lt(connectorActivity.id, sql`(${oldestKept})`),
         ),
       ),

@@ -1,5 +1,6 @@
 export * from './auth-audit.ts';
 export * from './connector-activity.ts';
+export * from './connector-activity-log.ts';
 export * from './connector-auth.ts';
 export * from './connectors.ts';
 export * from './db-errors.ts';

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { importDataFile } from '../src/import/import-data-file.ts';
+import {
+  ACTIVITY_MAX_AGE_MS,
+  ACTIVITY_MAX_ENTRIES,
+  type ActivityEntry,
+  listConnectorActivity,
+} from '../src/repos/environment/connector-activity.ts';
+import { createConnectorActivityLog } from '../src/repos/environment/connector-activity-log.ts';
+import { deleteConnector, insertConnector } from '../src/repos/environment/connectors.ts';
+import { connectorActivity } from '../src/schema/environment-api.ts';
+import { environments } from '../src/schema/index.ts';
+import { type TestDatabase, testBackends } from '../src/test-support.ts';
+import { smallFile } from './fixture.ts';
+
+const backends = await testBackends();
+
+describe.each(backends)('the connector activity log on $name', (backend) => {
+  let database: TestDatabase;
+  let environmentId: number;
+  beforeEach(async () => {
+    database = await backend.fresh();
+    await importDataFile(database, smallFile());
+    const [environment] = await database.db.select({ id: environments.id }).from(environments).limit(1);
+    environmentId = environment!.id;
+  });
+  afterEach(async () => {
+    await database.close();
+  });
+
+  const publish = async () =>
+    (
+      await insertConnector(database.db, {
+        id: randomUUID(),
+        environmentId,
+        enabled: true,
+        now: new Date(),
+        name: 'Activity',
+        description: null,
+        version: '1.0.0',
+        type: 'media',
+        iconUrl: null,
+        options: {},
+        script: 'export default class A {}',
+        apiVersion: null,
+        allowedDomains: [],
+        forwardedHeaders: false,
+        supportedAuth: [],
+      })
+    ).id;
+  const entry = (connectorId: string, at: Date, method = 'query'): ActivityEntry => ({
+    connectorId,
+    at,
+    method,
+    usage: 'server',
+    status: 200,
+    code: null,
+    error: null,
+    durationMs: 1.5,
+    fetches: [],
+  });
+  const stored = async (connectorId: string) =>
+    (
+      await database.db
+        .select({ count: sql<number>`count(*)::int` })
+        .from(connectorActivity)
+        .where(eq(connectorActivity.connectorId, connectorId))
+    )[0]!.count;
+
+  it('writes nothing until flushed or its delay passed, then everything in order', async () => {
+    const errors: unknown[] = [];
+    const log = createConnectorActivityLog(database.db, { onError: (e) => errors.push(e), delayMs: 60_000 });
+    const id = await publish();
+    const now = Date.now();
+    for (const method of ['query', 'detail', 'download']) log.record(entry(id, new Date(now), method));
+    expect(await stored(id)).toBe(0);
+    await log.flush();
+    const rows = await listConnectorActivity(database.db, id, 10, new Date(now - 1000));
+    expect(rows.map((row) => row.method)).toEqual(['download', 'detail', 'query']);
+    expect(errors).toEqual([]);
+
+    const soon = createConnectorActivityLog(database.db, { onError: (e) => errors.push(e), delayMs: 20 });
+    soon.record(entry(id, new Date(now)));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await stored(id)).toBe(4);
+  });
+
+  it("keeps the other connectors' entries of a batch when one connector was deleted meanwhile", async () => {
+    const errors: unknown[] = [];
+    const log = createConnectorActivityLog(database.db, { onError: (e) => errors.push(e), delayMs: 60_000 });
+    const kept = await publish();
+    const gone = await publish();
+    log.record(entry(kept, new Date()));
+    log.record(entry(gone, new Date()));
+    log.record(entry(kept, new Date()));
+    await deleteConnector(database.db, environmentId, gone, { actor: 'test', at: new Date() });
+    await log.flush();
+    expect(await stored(kept)).toBe(2);
+    expect(await stored(gone)).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('holds a connector to its newest 1,000 entries and 7 days, at most a tenth over between prunes', async () => {
+    const log = createConnectorActivityLog(database.db, { onError: () => undefined, delayMs: 60_000 });
+    const id = await publish();
+    const now = Date.now();
+    log.record(entry(id, new Date(now - ACTIVITY_MAX_AGE_MS - 60_000), 'ancient'));
+    for (let i = 0; i < ACTIVITY_MAX_ENTRIES + 150; i++) log.record(entry(id, new Date(now)));
+    await log.flush();
+    // The first batch of a connector is pruned: exactly the newest 1,000, the ancient one gone.
+    expect(await stored(id)).toBe(ACTIVITY_MAX_ENTRIES);
+    const oldest = await listConnectorActivity(database.db, id, ACTIVITY_MAX_ENTRIES, new Date(0));
+    expect(oldest.some((row) => row.method === 'ancient')).toBe(false);
+
+    for (let i = 0; i < 50; i++) log.record(entry(id, new Date(now), 'later'));
+    await log.flush();
+    expect(await stored(id)).toBe(ACTIVITY_MAX_ENTRIES + 50);
+    // A read never shows more than the bound, and the newest first.
+    const read = await listConnectorActivity(database.db, id, ACTIVITY_MAX_ENTRIES, new Date(0));
+    expect(read).toHaveLength(ACTIVITY_MAX_ENTRIES);
+    expect(read[0]?.method).toBe('later');
+
+    for (let i = 0; i < 60; i++) log.record(entry(id, new Date(now), 'latest'));
+    await log.flush();
+    expect(await stored(id)).toBe(ACTIVITY_MAX_ENTRIES);
+  });
+});
