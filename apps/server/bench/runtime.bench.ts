@@ -197,7 +197,8 @@ const benchBackend = async (backend: Awaited<ReturnType<typeof testBackends>>[nu
       loops.map((loopId) => tp.call(`${connectors}/${loopId}/data/model`, json(caller, {}))),
     );
     const busy = await timed(ping, performance.now() + 2500);
-    for (const reply of await looping) if (reply.status !== 504) throw new Error(`loop: ${reply.status}`);
+    for (const reply of await looping)
+      if (reply.status !== 504) throw new Error(`loop: ${reply.status} ${await reply.text()}`);
 
     const name = backend.name;
     return [

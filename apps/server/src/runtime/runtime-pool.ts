@@ -39,7 +39,8 @@ type Job = {
 type Slot = {
   worker: Worker;
   running: Map<number, Job>;
-  timers: Map<number, NodeJS.Timeout>;
+  /** When the worker last sent anything, or was given work while it had none (performance.now()). */
+  lastHeard: number;
   /** Versions whose script this worker was sent: their invocations go without it (it answers `need-script`). */
   scripts: Set<string>;
 };
@@ -47,7 +48,12 @@ type Slot = {
 /** Beyond this many versions sent to one worker, the pool forgets them all and sends scripts again. */
 const MAX_SCRIPTS_SENT = 64;
 
-/** Past the deadline plus this, a worker that has not answered is presumed stuck and replaced. */
+/**
+ * A worker with work that has sent nothing for an invocation's deadline plus this is presumed stuck and replaced.
+ * Silence is the measure, not each job's age: a worker runs one sandbox at a time, so a job that waited behind a
+ * connector looping to its deadline may rightly finish well after its own dispatch plus the deadline, while a live
+ * worker is never silent longer than one deadline (every fetch and every sandbox run is bounded by it).
+ */
 const STUCK_GRACE_MS = 5_000;
 
 const workerUrl = new URL(
@@ -78,7 +84,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
 
   const spawn = (): Slot => {
     const worker = newWorker({ limits: options.limits });
-    const slot: Slot = { worker, running: new Map(), timers: new Map(), scripts: new Set() };
+    const slot: Slot = { worker, running: new Map(), lastHeard: performance.now(), scripts: new Set() };
     worker.on('message', (message: FromWorker) => onMessage(slot, message));
     worker.on('error', (error) => options.log.error({ err: error }, 'connector runtime worker failed'));
     worker.on('exit', () => replace(slot, 'the runtime worker stopped'));
@@ -90,8 +96,6 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     const job = slot.running.get(id);
     if (!job) return;
     slot.running.delete(id);
-    clearTimeout(slot.timers.get(id));
-    slot.timers.delete(id);
     job.resolve(outcome);
     pump();
   };
@@ -110,16 +114,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   };
 
   const onMessage = (slot: Slot, message: FromWorker): void => {
-    if (message.type === 'started') {
-      slot.timers.set(
-        message.id,
-        setTimeout(
-          () => replace(slot, 'the runtime worker stopped answering'),
-          options.limits.timeoutMs + STUCK_GRACE_MS,
-        ).unref(),
-      );
-      return;
-    }
+    slot.lastHeard = performance.now();
     if (message.type === 'need-script') {
       const job = slot.running.get(message.id);
       if (job?.message.type !== 'invoke') return;
@@ -184,6 +179,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       );
       if (!slot) return;
       const job = queue.shift()!;
+      if (slot.running.size === 0) slot.lastHeard = performance.now();
       slot.running.set(job.message.id, job);
       post(slot, job.message);
     }
@@ -225,6 +221,14 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   };
 
   for (let i = 0; i < size; i++) slots.push(spawn());
+  const silenceLimit = options.limits.timeoutMs + STUCK_GRACE_MS;
+  const watchdog = setInterval(() => {
+    const now = performance.now();
+    for (const slot of [...slots]) {
+      if (slot.running.size > 0 && now - slot.lastHeard > silenceLimit)
+        replace(slot, 'the runtime worker stopped answering');
+    }
+  }, 1_000).unref();
 
   return {
     invoke(invocation) {
@@ -255,6 +259,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     },
     async close() {
       closed = true;
+      clearInterval(watchdog);
       for (const job of queue.splice(0))
         job.resolve(failed({ code: 'CONNECTOR_ERROR', message: 'shutting down' }));
       await Promise.all(slots.splice(0).map((slot) => slot.worker.terminate()));

@@ -3,6 +3,7 @@
  * main thread (the proxy's exchange runs there, with its connection pools and token cache) and waits for the answer.
  * Sandboxes stay warm per connector version, so a warm call compiles nothing.
  */
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   type ConnectorSandbox,
@@ -18,6 +19,13 @@ import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-proto
 const port = parentPort;
 if (!port) throw new Error('runtime-worker runs as a worker thread');
 const { limits } = workerData as WorkerData;
+
+/** Nice steps below the process (Linux: 0 normal, 19 lowest). */
+const WORKER_NICENESS = 10;
+// On Linux a thread's own priority change applies to that thread alone: with every core running sandboxes (a
+// connector looping to its deadline), the scheduler still gives the main event loop (HTTP, the proxy) its turn at
+// once. Elsewhere the call would lower the whole process, so it is left out.
+if (process.platform === 'linux') setPriority(Math.min(19, getPriority() + WORKER_NICENESS));
 
 /** Warm sandboxes by connector version, the least recently used version dropped first. */
 const MAX_VERSIONS = 32;
@@ -98,7 +106,6 @@ const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<v
     return;
   }
   const started = performance.now();
-  send({ type: 'started', id: message.id });
   let slot: Slot | undefined;
   try {
     slot = await slotFor(message.key, script, message.options);

@@ -35,8 +35,6 @@ export type ToWorker =
   | { type: 'fetched'; fetchId: number; response?: HostFetchResponse; error?: WireError };
 
 export type FromWorker =
-  /** The worker began the job (a job waits while a sandbox of the same worker runs without yielding). */
-  | { type: 'started'; id: number }
   /** An invoke came without the script of a version this worker no longer (or never) held: send it again with it. */
   | { type: 'need-script'; id: number }
   | { type: 'fetch'; id: number; fetchId: number; request: HostFetchRequest }
