@@ -45,6 +45,9 @@ type Slot = {
   scripts: Set<string>;
 };
 
+/** Invocations running at once across the pool (they mostly wait for fetches); more wait in the queue. */
+const RUNNING_SANDBOXES = 32;
+
 /** Beyond this many versions sent to one worker, the pool forgets them all and sends scripts again. */
 const MAX_SCRIPTS_SENT = 64;
 
@@ -75,7 +78,9 @@ const newWorker = (data: WorkerData): Worker =>
 
 export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   const size = options.workers ?? Math.max(1, availableParallelism());
-  const perWorker = options.perWorker ?? 16;
+  // The sandboxes running at once are bounded for the whole pool, not per core: each holds its own WebAssembly
+  // memory, so a machine with more cores runs more workers with fewer sandboxes each, in the same memory.
+  const perWorker = options.perWorker ?? Math.max(2, Math.ceil(RUNNING_SANDBOXES / size));
   const queueLimit = options.queueLimit ?? size * perWorker * 4;
   const queue: Job[] = [];
   const slots: Slot[] = [];
@@ -83,7 +88,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   let closed = false;
 
   const spawn = (): Slot => {
-    const worker = newWorker({ limits: options.limits });
+    const worker = newWorker({ limits: options.limits, maxIdle: perWorker });
     const slot: Slot = { worker, running: new Map(), lastHeard: performance.now(), scripts: new Set() };
     worker.on('message', (message: FromWorker) => onMessage(slot, message));
     worker.on('error', (error) => options.log.error({ err: error }, 'connector runtime worker failed'));

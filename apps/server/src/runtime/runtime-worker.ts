@@ -18,7 +18,7 @@ import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-proto
 
 const port = parentPort;
 if (!port) throw new Error('runtime-worker runs as a worker thread');
-const { limits } = workerData as WorkerData;
+const { limits, maxIdle } = workerData as WorkerData;
 
 /** Nice steps below the process (Linux: 0 normal, 19 lowest). */
 const WORKER_NICENESS = 10;
@@ -27,13 +27,13 @@ const WORKER_NICENESS = 10;
 // once. Elsewhere the call would lower the whole process, so it is left out.
 if (process.platform === 'linux') setPriority(Math.min(19, getPriority() + WORKER_NICENESS));
 
-/** Warm sandboxes by connector version, the least recently used version dropped first. */
+/** Scripts kept by connector version, the least recently used dropped first. */
 const MAX_VERSIONS = 32;
-/** Idle sandboxes kept per version (concurrent calls of one connector each need their own). */
-const MAX_IDLE = 16;
 
 type Slot = { sandbox: ConnectorSandbox; route: { id: number; fetches: FetchRecord[] } };
+/** Warm sandboxes by version (concurrent calls of one connector each need their own), least recently used first. */
 const idle = new Map<string, Slot[]>();
+let idleCount = 0;
 /** The script of each version this worker was sent, the least recently used dropped beyond `MAX_VERSIONS`. */
 const scripts = new Map<string, string>();
 const waiting = new Map<number, (reply: { response?: HostFetchResponse; error?: WireError }) => void>();
@@ -47,8 +47,13 @@ const wireError = (error: unknown): WireError =>
     : { message: error instanceof Error ? error.message : String(error) };
 
 const slotFor = async (key: string, script: string, options: Record<string, unknown>): Promise<Slot> => {
-  const kept = idle.get(key)?.pop();
-  if (kept) return kept;
+  const list = idle.get(key);
+  const kept = list?.pop();
+  if (kept) {
+    idleCount -= 1;
+    if (list?.length === 0) idle.delete(key);
+    return kept;
+  }
   const route = { id: 0, fetches: [] as FetchRecord[] };
   const fetch: HostFetch = (request) =>
     new Promise((resolve, reject) => {
@@ -73,16 +78,21 @@ const slotFor = async (key: string, script: string, options: Record<string, unkn
   return { sandbox, route };
 };
 
+/**
+ * Keeps a sandbox warm for its version's next call. Idle sandboxes are bounded in all (each holds its own
+ * WebAssembly memory): beyond `maxIdle`, the least recently used version gives one up.
+ */
 const release = (key: string, slot: Slot): void => {
   const list = idle.get(key) ?? [];
   idle.delete(key);
-  if (list.length >= MAX_IDLE) slot.sandbox.dispose();
-  else list.push(slot);
+  list.push(slot);
   idle.set(key, list);
+  idleCount += 1;
   for (const [oldKey, slots] of idle) {
-    if (idle.size <= MAX_VERSIONS) break;
-    for (const old of slots) old.sandbox.dispose();
-    idle.delete(oldKey);
+    if (idleCount <= maxIdle) break;
+    slots.shift()?.sandbox.dispose();
+    idleCount -= 1;
+    if (slots.length === 0) idle.delete(oldKey);
   }
 };
 

@@ -47,4 +47,8 @@ export type FromWorker =
       durationMs: number;
     };
 
-export type WorkerData = { limits: RuntimeLimits };
+export type WorkerData = {
+  limits: RuntimeLimits;
+  /** Idle sandboxes the worker keeps warm, all versions together. */
+  maxIdle: number;
+};
