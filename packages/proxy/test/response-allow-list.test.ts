@@ -88,13 +88,28 @@ describe.each((await testBackends()).slice(0, 1))('proxied answers on $name', (b
     const answer = await answerOf(`HTTP/1.1 201 Created\r\n${headers}`);
     expect(answer.status).toBe(201);
     expect(answer.text).toBe('ok');
-    for (const [name, value] of Object.entries(KEPT)) expect(answer.headers[name], name).toBe(value);
+    for (const [name, value] of Object.entries(KEPT)) {
+      if (name !== 'vary') expect(answer.headers[name], name).toBe(value);
+    }
+    // The target's own Vary, and the proxy's headers that chose this answer besides the URL.
+    expect(answer.headers.vary).toBe(
+      'accept, Authorization, X-GraFx-Proxy-External-Url, X-GraFx-Proxy-External-Authentication-Source, X-GraFx-Proxy-Exclude-Headers',
+    );
     for (const name of Object.keys(HARMFUL)) {
       if (name === 'content-security-policy') continue;
       expect(answer.headers[name], name).toBeUndefined();
     }
     expect(answer.headers['content-security-policy']).toBe('sandbox');
     expect(answer.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('keys a cacheable answer on the proxy headers that chose it, and keeps a target Vary of *', async () => {
+    const plain = await answerOf('HTTP/1.1 200 OK\r\ncache-control: max-age=600');
+    expect(plain.headers.vary).toBe(
+      'Authorization, X-GraFx-Proxy-External-Url, X-GraFx-Proxy-External-Authentication-Source, X-GraFx-Proxy-Exclude-Headers',
+    );
+    const star = await answerOf('HTTP/1.1 200 OK\r\nvary: *');
+    expect(star.headers.vary).toBe('*');
   });
 
   it.each([600, 699, 999])(

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
+import { varyOnProxyHeaders } from './header-filter.ts';
 import type { ProxyExchange } from './proxy-exchange.ts';
 import { readProxyTarget } from './proxy-headers.ts';
 import { readRequestBody } from './request-body.ts';
@@ -28,7 +29,7 @@ export const createProxyHandler = (exchange: ProxyExchange, log: Logger) => {
           proto: req.socket instanceof TLSSocket ? 'https' : 'http',
         },
       });
-      res.writeHead(response.status, response.headers);
+      res.writeHead(response.status, varyOnProxyHeaders(response.headers));
       response.body.forward(res, (reason) =>
         log.debug({ traceId: ctx.traceId, reason }, 'proxied response ended early'),
       );

@@ -135,3 +135,24 @@ export const responseHeaders = (headers: IncomingHttpHeaders): OutgoingHeaders =
   }
   return Object.assign(out, proxiedResponseHeaders);
 };
+
+/**
+ * The request headers that choose the proxy route's answer besides its URL: the target, whose credentials (usage
+ * and the caller's token) and whether they are left out. A browser caching a proxied answer the target allows to be
+ * cached must key it on them too, or one target's answer would be served for another's.
+ */
+const SELECTING_HEADERS = [
+  'Authorization',
+  'X-GraFx-Proxy-External-Url',
+  'X-GraFx-Proxy-External-Authentication-Source',
+  'X-GraFx-Proxy-Exclude-Headers',
+];
+
+/** `Vary` of a proxied answer over HTTP: the target's own names and the proxy's selecting headers (`*` stays). */
+export const varyOnProxyHeaders = (headers: OutgoingHeaders): OutgoingHeaders => {
+  const upstream = listed(headers.vary);
+  if (upstream.includes('*')) return headers;
+  const known = new Set(upstream);
+  const vary = [...upstream, ...SELECTING_HEADERS.filter((name) => !known.has(name.toLowerCase()))];
+  return { ...headers, vary: vary.join(', ') };
+};
