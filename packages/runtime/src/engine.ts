@@ -5,7 +5,8 @@
  * Every sandbox gets its own WebAssembly instance over its own non-growable memory. QuickJS's own heap limit does not
  * hold under Emscripten (its allocator reports no block sizes, so the running total never grows), so the memory the
  * instance may use is the limit: a connector that exhausts it gets QuickJS's out-of-memory error, and a failure inside
- * one instance can never reach another. The WebAssembly is compiled once per thread and instantiated per sandbox.
+ * one instance can never reach another. The WebAssembly is compiled once per thread and instantiated per sandbox,
+ * except that an instance whose interpreter was freed cleanly serves the thread's next sandbox (`recycleEngine`).
  */
 import variant from '@jitl/quickjs-singlefile-mjs-release-sync';
 import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
@@ -41,8 +42,31 @@ const compileOnce = (): Promise<WebAssembly.Module> => {
   return compiled;
 };
 
-/** A fresh engine instance whose whole memory is `memoryBytes` above the variant's base. */
+/**
+ * Instances whose last interpreter was freed cleanly, ready for this thread's next sandbox. A new instance and memory
+ * per sandbox cost a few milliseconds, and every discarded memory (16 MiB and up, outside the JavaScript heap) pushes
+ * V8 toward a full garbage collection of the whole thread, which in a server is far dearer. Reuse is safe: the next
+ * sandbox gets a new QuickJS runtime, so nothing of the last interpreter's state survives; its freed heap belongs to
+ * the allocator, and QuickJS never hands a script memory it has not initialised. An instance whose interpreter hit a
+ * limit, or could not be freed, is never offered (the sandbox does not recycle it). Bounded in number and in uses.
+ */
+const spares: { memoryBytes: number; engine: QuickJSWASMModule }[] = [];
+const uses = new WeakMap<QuickJSWASMModule, number>();
+const MAX_SPARES = 2;
+const MAX_USES = 64;
+
+/** Offers an instance whose interpreter was freed cleanly to the thread's next sandbox of the same memory size. */
+export const recycleEngine = (engine: QuickJSWASMModule, memoryBytes: number): void => {
+  const used = (uses.get(engine) ?? 1) + 1;
+  if (used > MAX_USES || spares.length >= MAX_SPARES) return;
+  uses.set(engine, used);
+  spares.push({ memoryBytes, engine });
+};
+
+/** An engine instance whose whole memory is `memoryBytes` above the variant's base: a spare, or a fresh one. */
 export const newEngine = async (memoryBytes: number): Promise<QuickJSWASMModule> => {
+  const spare = spares.findIndex((candidate) => candidate.memoryBytes === memoryBytes);
+  if (spare >= 0) return spares.splice(spare, 1)[0]!.engine;
   const module = await compileOnce();
   const memory = new WebAssembly.Memory({
     initial: BASE_PAGES,

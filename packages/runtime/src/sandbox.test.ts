@@ -333,4 +333,35 @@ describe('limits', () => {
     expect((await failure(sandbox.call('getModel', [{}]))).code).toBe('RESPONSE_TOO_LARGE');
     sandbox.dispose();
   });
+
+  it('gives a sandbox on a reused engine nothing of the one before, and its whole memory', async () => {
+    const limits = { memoryBytes: 16 * 1024 * 1024 };
+    // The first fills most of its memory and leaves state behind in every place a script can reach.
+    const first = await load(
+      connector(`getModel() {
+        globalThis.left = 'secret-of-the-first';
+        Object.prototype.leaked = 'polluted';
+        globalThis.keep = Array.from({ length: 8000 }, (_, i) => 'y'.repeat(1024) + i);
+        return { kept: globalThis.keep.length };
+      }`),
+      port().fetch,
+      limits,
+    );
+    expect(await first.call('getModel', [{}])).toEqual({ kind: 'json', value: { kept: 8000 } });
+    first.dispose();
+    // Its engine is offered to the next sandbox of this thread: a fresh interpreter that can use as much again.
+    const second = await load(
+      connector(`getModel() {
+        const keep = Array.from({ length: 8000 }, (_, i) => 'z'.repeat(1024) + i);
+        return { left: typeof globalThis.left, leaked: typeof ({}).leaked, kept: keep.length };
+      }`),
+      port().fetch,
+      limits,
+    );
+    expect(await second.call('getModel', [{}])).toEqual({
+      kind: 'json',
+      value: { left: 'undefined', leaked: 'undefined', kept: 8000 },
+    });
+    second.dispose();
+  });
 });

@@ -8,10 +8,11 @@ import {
   type QuickJSDeferredPromise,
   type QuickJSHandle,
   type QuickJSRuntime,
+  type QuickJSWASMModule,
   Scope,
 } from 'quickjs-emscripten-core';
 import { classifySandboxError, type SandboxError, timeLimit } from './classify.ts';
-import { newEngine } from './engine.ts';
+import { newEngine, recycleEngine } from './engine.ts';
 import { isLimitError, RuntimeError } from './errors.ts';
 import { type Invocation, performFetch } from './fetch.ts';
 import { defaultLimits, type RuntimeLimits } from './limits.ts';
@@ -50,7 +51,12 @@ export type ConnectorSandbox = {
   dispose(): void;
 };
 
-type Vm = { runtime: QuickJSRuntime; context: QuickJSContext; control: QuickJSHandle };
+type Vm = {
+  engine: QuickJSWASMModule;
+  runtime: QuickJSRuntime;
+  context: QuickJSContext;
+  control: QuickJSHandle;
+};
 
 type Outcome = { value?: unknown; missing?: boolean; error?: SandboxError };
 
@@ -109,7 +115,7 @@ class Sandbox implements ConnectorSandbox {
           : { kind: 'json', value: outcome.value };
       } catch (error) {
         this.#end(invocation);
-        if (isLimitError(error) || !(error instanceof RuntimeError)) this.#discardVm();
+        if (isLimitError(error) || !(error instanceof RuntimeError)) this.#discardVm(false);
         throw error;
       } finally {
         this.#end(invocation);
@@ -119,7 +125,7 @@ class Sandbox implements ConnectorSandbox {
 
   dispose(): void {
     this.#disposed = true;
-    this.#discardVm();
+    this.#discardVm(true);
   }
 
   #serial<T>(work: () => Promise<T>): Promise<T> {
@@ -155,11 +161,14 @@ class Sandbox implements ConnectorSandbox {
     if (this.#current === invocation) this.#current = undefined;
   }
 
-  #discardVm(): void {
+  /** `reusable`: the interpreter's heap is whole (no limit tripped), so its instance may serve another sandbox. */
+  #discardVm(reusable: boolean): void {
     const vm = this.#vm;
     this.#vm = undefined;
     if (vm === undefined) return;
-    releaseVm(vm.runtime, vm.context, vm.control);
+    if (releaseVm(vm.runtime, vm.context, vm.control) && reusable) {
+      recycleEngine(vm.engine, this.#limits.memoryBytes);
+    }
   }
 
   async #ensureVm(): Promise<Vm> {
@@ -179,7 +188,7 @@ class Sandbox implements ConnectorSandbox {
     const invocation = this.#begin();
     try {
       control = this.#evalPrelude(context);
-      const vm: Vm = { runtime, context, control };
+      const vm: Vm = { engine, runtime, context, control };
       const loaded = await this.#run(vm, invocation, () => this.#evalModule(context, vm.control));
       if (loaded.missing) {
         throw new RuntimeError('NO_DEFAULT_CLASS', 'the script has no default export that is a class');
@@ -368,20 +377,22 @@ class Sandbox implements ConnectorSandbox {
 }
 
 /**
- * Frees an interpreter. Its WebAssembly instance is its own, so if QuickJS aborts while freeing a heap a limit left
- * half-built, only that instance is lost, and it is dropped anyway.
+ * Frees an interpreter; false when QuickJS failed doing so. Its WebAssembly instance is its own, so if QuickJS aborts
+ * while freeing a heap a limit left half-built, only that instance is lost, and it is dropped anyway.
  */
 const releaseVm = (
   runtime: QuickJSRuntime,
   context: QuickJSContext,
   control: QuickJSHandle | undefined,
-): void => {
+): boolean => {
   try {
     control?.dispose();
     context.dispose();
     runtime.dispose();
+    return true;
   } catch {
     // The instance is unreachable from here on; the garbage collector takes its memory.
+    return false;
   }
 };
 
