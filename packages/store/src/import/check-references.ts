@@ -1,10 +1,7 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { checkIdpDomain, type FieldErrors, MAX_IDP_DOMAINS } from '@platform/core';
 import type { ImportPlan } from './import-plan.ts';
 import type { StoredState } from './stored-state.ts';
-
-/** Render events checked per event-loop turn. */
-const EVENTS_PER_TURN = 20_000;
+import { turnBudget } from './turn-budget.ts';
 
 export type CheckedImport = {
   errors: FieldErrors;
@@ -132,9 +129,11 @@ export const checkReferences = async (
     });
   });
 
-  // A large file holds a million events: checked a slice per event-loop turn so that the server keeps answering.
+  // A large file holds a million events: checked a few milliseconds per event-loop turn so that the server keeps
+  // answering.
+  const turn = turnBudget();
   for (const [i, event] of file.renderEvents.entries()) {
-    if (i % EVENTS_PER_TURN === EVENTS_PER_TURN - 1) await nextTurn();
+    if (turn.spent()) await turn.next();
     if (!environmentIds.has(event.environmentGuid.toLowerCase())) {
       fail(`renderEvents[${i}].environmentGuid`, 'no environment has this guid, in the file or the database');
     }

@@ -1,9 +1,9 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { DataFile, MALFORMED_TEXT_MESSAGE, malformedTextErrors, RenderEvent } from '@platform/core';
 import { z } from 'zod';
+import { turnBudget } from './turn-budget.ts';
 
-/** Render events checked per turn of the event loop: a few milliseconds of work. */
-const EVENTS_PER_TURN = 5000;
+/** Render events checked per schema call: well under a millisecond, so that a turn ends close to its budget. */
+const EVENTS_PER_SLICE = 250;
 
 const RenderEvents = z.array(RenderEvent);
 
@@ -19,8 +19,8 @@ const textIssues = (value: unknown, name: (path: string) => string): z.core.$Zod
 
 /**
  * `DataFile.safeParse`, plus the text rule every input follows (no U+0000, no unpaired surrogate), without holding
- * the process: a data file's render history (up to millions of events) is checked a slice per turn of the event
- * loop, so a server importing a large file keeps answering. Issues keep their paths in the whole file
+ * the process: a data file's render history (up to millions of events) is checked in slices, a few milliseconds of
+ * them per turn of the event loop, so a server importing a large file keeps answering. Issues keep their paths in the whole file
  * (`renderEvents[123456].at`).
  */
 export const parseDataFile = async (
@@ -32,9 +32,10 @@ export const parseDataFile = async (
   const rest = DataFile.safeParse(others);
   const issues = [...textIssues(others, (path) => path), ...(rest.success ? [] : rest.error.issues)];
   const parsed: RenderEvent[] = [];
-  for (let start = 0; start < events.length; start += EVENTS_PER_TURN) {
-    if (start > 0) await nextTurn();
-    const slice = events.slice(start, start + EVENTS_PER_TURN);
+  const turn = turnBudget();
+  for (let start = 0; start < events.length; start += EVENTS_PER_SLICE) {
+    if (turn.spent()) await turn.next();
+    const slice = events.slice(start, start + EVENTS_PER_SLICE);
     // `[3].kind` of the slice is `renderEvents[start + 3].kind` of the file.
     const named = (path: string) =>
       `renderEvents${path.replace(/^\[(\d+)\]/, (_, i: string) => `[${start + Number(i)}]`)}`;

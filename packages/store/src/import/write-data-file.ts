@@ -15,6 +15,7 @@ import type { Db } from '../types.ts';
 import type { CheckedImport } from './check-references.ts';
 import type { ImportCursor } from './database-refusal.ts';
 import type { ImportPlan } from './import-plan.ts';
+import { type TurnBudget, turnBudget } from './turn-budget.ts';
 import { chunks, takeIncoming } from './upsert.ts';
 
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -23,10 +24,10 @@ export type Progress = (rows: number) => void;
 const ROWS_PER_STATEMENT = 1000;
 export const EVENTS_PER_STATEMENT = 10_000;
 /**
- * On PGlite a statement runs on the server's own thread (WebAssembly): 1,000 events keep each one to a few tens of
- * milliseconds, with a turn of the event loop between two.
+ * On PGlite a statement runs on the server's own thread (WebAssembly): 100 events keep each one to a few
+ * milliseconds (1,000 took 20 to 40), and the import lets the event loop turn between statements (turn-budget.ts).
  */
-export const PGLITE_EVENTS_PER_STATEMENT = 1_000;
+export const PGLITE_EVENTS_PER_STATEMENT = 100;
 
 const subscriptionRow = (s: DataFileSubscription, withLicenses: boolean) => ({
   id: s.id,
@@ -91,9 +92,13 @@ export const writeEntities = async (
   progress: Progress,
   cursor: ImportCursor,
 ): Promise<{ newEnvironments: number }> => {
+  // On PGlite every statement holds the server's thread: a turn of the event loop between them once one has run
+  // a few milliseconds (turn-budget.ts).
+  const turn = turnBudget();
   cursor.path = 'users';
   cursor.locate = (key) => indexPath('users', file.users, (u) => u.id === key.id);
   for (const batch of chunks(file.users, ROWS_PER_STATEMENT)) {
+    if (turn.spent()) await turn.next();
     await tx
       .insert(users)
       .values(batch)
@@ -108,6 +113,7 @@ export const writeEntities = async (
     cursor.path = at;
     cursor.locate = undefined;
     const row = subscriptionRow(subscription, replace.licenses);
+    if (turn.spent()) await turn.next();
     await tx
       .insert(subscriptions)
       .values(row)
@@ -128,6 +134,7 @@ export const writeEntities = async (
             e.guid.toLowerCase() === key.guid ||
             (e.technicalName ?? '').toLowerCase() === key['lower(technical_name)'],
         );
+      if (turn.spent()) await turn.next();
       await tx
         .delete(environments)
         .where(
@@ -136,6 +143,7 @@ export const writeEntities = async (
             : eq(environments.subscriptionId, subscription.id),
         );
       for (const batch of chunks(environmentRows(subscription), ROWS_PER_STATEMENT)) {
+        if (turn.spent()) await turn.next();
         await tx
           .insert(environments)
           .values(batch)
@@ -145,6 +153,7 @@ export const writeEntities = async (
       const created = ids.filter((id) => !storedEnvironmentIds.has(id));
       newEnvironments += created.length;
       for (const batch of chunks(created, 100)) {
+        if (turn.spent()) await turn.next();
         await tx
           .insert(subjectTypes)
           .values(
@@ -160,9 +169,11 @@ export const writeEntities = async (
     if (replace.externalIdpDomains) {
       cursor.path = `${at}.externalIdpDomains`;
       cursor.locate = undefined;
+      if (turn.spent()) await turn.next();
       await tx.delete(externalIdpDomains).where(eq(externalIdpDomains.subscriptionId, subscription.id));
       const domains = checked.idpDomains[i] ?? [];
       if (domains.length > 0) {
+        if (turn.spent()) await turn.next();
         await tx
           .insert(externalIdpDomains)
           .values(domains.map((domain, position) => ({ subscriptionId: subscription.id, domain, position })));
@@ -172,7 +183,7 @@ export const writeEntities = async (
     if (replace.members) {
       cursor.path = `${at}.members`;
       cursor.locate = (key) => indexPath(cursor.path, subscription.members, (m) => m.userId === key.user_id);
-      await writeMembers(tx, subscription, checked);
+      await writeMembers(tx, subscription, checked, turn);
     }
     progress(1 + subscription.members.length);
   }
@@ -186,8 +197,15 @@ const indexPath = <T>(list: string, entries: readonly T[], matches: (entry: T) =
 };
 
 /** Memberships and environment roles of one subscription, replaced as a whole. */
-const writeMembers = async (tx: Tx, subscription: DataFileSubscription, checked: CheckedImport) => {
+const writeMembers = async (
+  tx: Tx,
+  subscription: DataFileSubscription,
+  checked: CheckedImport,
+  turn: TurnBudget,
+) => {
+  if (turn.spent()) await turn.next();
   await tx.delete(memberships).where(eq(memberships.subscriptionId, subscription.id));
+  if (turn.spent()) await turn.next();
   await tx
     .delete(environmentRoles)
     .where(
@@ -197,6 +215,7 @@ const writeMembers = async (tx: Tx, subscription: DataFileSubscription, checked:
       ),
     );
   for (const batch of chunks(subscription.members, ROWS_PER_STATEMENT)) {
+    if (turn.spent()) await turn.next();
     await tx.insert(memberships).values(
       batch.map((m) => ({
         subscriptionId: subscription.id,
@@ -214,6 +233,8 @@ const writeMembers = async (tx: Tx, subscription: DataFileSubscription, checked:
           roles: [...new Set(list)],
         })),
     );
-    if (roles.length > 0) await tx.insert(environmentRoles).values(roles);
+    if (roles.length === 0) continue;
+    if (turn.spent()) await turn.next();
+    await tx.insert(environmentRoles).values(roles);
   }
 };
