@@ -20,7 +20,8 @@ export type Invocation = {
   fatal: RuntimeError | undefined;
   /** Wakes the loop that drives the sandbox. */
   wake: () => void;
-  controller: AbortController;
+  /** Made at the first fetch (most calls of a method make one or none): aborts the fetches when the call ends. */
+  controller: AbortController | undefined;
   /** ArrayBufferPointer id → the bytes and their content type, valid for this invocation. */
   pointers: Map<string, { contentType: string; body: Uint8Array }>;
   /** Sandbox promises for host operations still running; released when the invocation ends. */
@@ -89,7 +90,7 @@ export const performFetch = async (
 
 const trip = (invocation: Invocation, error: RuntimeError): RuntimeError => {
   invocation.fatal ??= error;
-  invocation.controller.abort();
+  invocation.controller?.abort(ENDED);
   invocation.wake();
   return error;
 };
@@ -113,7 +114,7 @@ const viaPort = (invocation: Invocation, url: string, init: SandboxRequest): Pro
       body: init.body ?? undefined,
       maxResponseBytes: invocation.limits.maxResponseBytes,
     },
-    invocation.controller.signal,
+    (invocation.controller ??= new AbortController()).signal,
   );
 };
 
@@ -128,6 +129,14 @@ const dataResponse = (url: string): HostFetchResponse => {
     body,
   };
 };
+
+/**
+ * The reason fetches are aborted with when their call ends: given, it spares creating a DOMException (and its stack)
+ * for every call.
+ */
+export const ENDED = new Error('the connector call ended');
+
+const decoder = new TextDecoder();
 
 let pointerSequence = 0;
 
@@ -147,7 +156,7 @@ const shape = (invocation: Invocation, response: HostFetchResponse) => {
     type: 'default',
     url: response.url,
     headers,
-    text: isBinaryType(contentType) ? '' : new TextDecoder().decode(response.body),
+    text: isBinaryType(contentType) ? '' : decoder.decode(response.body),
     arrayBuffer: { id, bytes: response.body.byteLength },
   };
 };

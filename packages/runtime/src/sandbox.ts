@@ -14,7 +14,7 @@ import {
 import { classifySandboxError, type SandboxError, timeLimit } from './classify.ts';
 import { newEngine, recycleEngine } from './engine.ts';
 import { isLimitError, RuntimeError } from './errors.ts';
-import { type Invocation, performFetch } from './fetch.ts';
+import { ENDED, type Invocation, performFetch } from './fetch.ts';
 import { defaultLimits, type RuntimeLimits } from './limits.ts';
 import { prelude } from './prelude.ts';
 import {
@@ -141,7 +141,7 @@ class Sandbox implements ConnectorSandbox {
       pending: 0,
       fatal: undefined,
       wake: () => undefined,
-      controller: new AbortController(),
+      controller: undefined,
       pointers: new Map(),
       deferreds: new Set(),
       limits: this.#limits,
@@ -156,7 +156,7 @@ class Sandbox implements ConnectorSandbox {
   #end(invocation: Invocation): void {
     for (const deferred of invocation.deferreds) deferred.dispose();
     invocation.deferreds.clear();
-    invocation.controller.abort();
+    invocation.controller?.abort(ENDED);
     invocation.pointers.clear();
     if (this.#current === invocation) this.#current = undefined;
   }

@@ -46,7 +46,7 @@ type Slot = {
 };
 
 /** Invocations running at once across the pool (they mostly wait for fetches); more wait in the queue. */
-const RUNNING_SANDBOXES = 32;
+const RUNNING_SANDBOXES = 16;
 
 /** Beyond this many versions sent to one worker, the pool forgets them all and sends scripts again. */
 const MAX_SCRIPTS_SENT = 64;

@@ -20,8 +20,8 @@ const port = parentPort;
 if (!port) throw new Error('runtime-worker runs as a worker thread');
 const { limits, maxIdle } = workerData as WorkerData;
 
-/** Nice steps below the process (Linux: 0 normal, 19 lowest). */
-const WORKER_NICENESS = 10;
+/** Nice steps below the process (Linux: 0 normal, 19 lowest): the event loop first, always. */
+const WORKER_NICENESS = 19;
 // On Linux a thread's own priority change applies to that thread alone: with every core running sandboxes (a
 // connector looping to its deadline), the scheduler still gives the main event loop (HTTP, the proxy) its turn at
 // once. Elsewhere the call would lower the whole process, so it is left out.
