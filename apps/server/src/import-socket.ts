@@ -1,7 +1,8 @@
 import { chmod, rm } from 'node:fs/promises';
 import { createServer, request } from 'node:http';
 import { join } from 'node:path';
-import { isServiceError } from '@platform/core';
+import { readJsonBody } from '@platform/api';
+import { isServiceError, TEMPLATE_CONTENT_MAX_DEPTH } from '@platform/core';
 import { type Database, exportDataFile, importDataFile, loggableError } from '@platform/store';
 import type { Logger } from 'pino';
 
@@ -13,6 +14,8 @@ import type { Logger } from 'pino';
 export const importSocketPath = (dataDir: string): string => join(dataDir, 'import.sock');
 
 const MAX_BYTES = 256 * 1024 * 1024;
+/** A client that stops sending in the middle of the file is cut off after this long. */
+const IDLE_MS = 30_000;
 
 export const listenImportSocket = async (
   dataDir: string,
@@ -38,18 +41,15 @@ export const listenImportSocket = async (
     }
     if (req.method !== 'POST' || req.url !== '/import')
       return answer(404, { message: 'POST /import or GET /export only' });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BYTES) return answer(413, { message: 'The data file is larger than 256 MiB.' });
-      chunks.push(chunk as Buffer);
-    }
     try {
-      const summary = await importDataFile(
-        database,
-        JSON.parse(Buffer.concat(chunks).toString('utf8')),
-      ).finally(imported);
+      // Parsed as it arrives, a chunk per turn of the event loop, as the HTTP import is: one JSON.parse of a file
+      // of 100 MB would hold the server for seconds.
+      const body = await readJsonBody(req, {
+        limit: MAX_BYTES,
+        idleMs: IDLE_MS,
+        json: { maxValues: Number.POSITIVE_INFINITY, maxDepth: TEMPLATE_CONTENT_MAX_DEPTH },
+      });
+      const summary = await importDataFile(database, body.present ? body.value : undefined).finally(imported);
       log.info({ summary }, 'data file imported');
       answer(200, summary);
     } catch (error) {

@@ -8,6 +8,7 @@ export type { AppDeps, RequestLocals } from './rest/context.ts';
 export { mountDocuments } from './rest/documents.ts';
 export { sendProblem } from './rest/problem-response.ts';
 export { mountProxy, PROXY_PATH, type ProxyHandler } from './rest/proxy-route.ts';
+export { readJsonBody } from './rest/read-body.ts';
 export { type ReplicaCount, watchReplicaCount } from './rest/replica-count.ts';
 export type {
   ConnectorRuntimePort,
