@@ -20,7 +20,7 @@ export type RuntimePoolOptions = {
     usage: AuthUsage,
   ) => HostFetch;
   log: Logger;
-  /** Worker threads; default one per core the machine offers. */
+  /** Worker threads; default one per core the machine offers but one (at least one). */
   workers?: number;
   /** Invocations one worker runs at once. */
   perWorker?: number;
@@ -77,7 +77,9 @@ const newWorker = (data: WorkerData): Worker =>
     : new Worker(workerUrl, { workerData: data });
 
 export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
-  const size = options.workers ?? Math.max(1, availableParallelism());
+  // One core is left to the event loop (HTTP, the proxy every fetch goes through): sandboxes looping to their
+  // deadline on every other core never delay an answer.
+  const size = options.workers ?? Math.max(1, availableParallelism() - 1);
   // The sandboxes running at once are bounded for the whole pool, not per core: each holds its own WebAssembly
   // memory, so a machine with more cores runs more workers with fewer sandboxes each, in the same memory.
   const perWorker = options.perWorker ?? Math.max(2, Math.ceil(RUNNING_SANDBOXES / size));
