@@ -106,6 +106,7 @@ const viaPort = (invocation: Invocation, url: string, init: SandboxRequest): Pro
   const headers = Object.fromEntries(
     Object.entries(init.headers).filter(([name]) => name.toLowerCase() !== 'authorization'),
   );
+  invocation.controller ??= new AbortController();
   return invocation.hostFetch(
     {
       url,
@@ -114,7 +115,7 @@ const viaPort = (invocation: Invocation, url: string, init: SandboxRequest): Pro
       body: init.body ?? undefined,
       maxResponseBytes: invocation.limits.maxResponseBytes,
     },
-    (invocation.controller ??= new AbortController()).signal,
+    invocation.controller.signal,
   );
 };
 
