@@ -3,7 +3,7 @@
  * main thread (the proxy's exchange runs there, with its connection pools and token cache) and waits for the answer.
  * Sandboxes stay warm per connector version, so a warm call compiles nothing.
  */
-import { getPriority, setPriority } from 'node:os';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   type ConnectorSandbox,
@@ -20,12 +20,12 @@ const port = parentPort;
 if (!port) throw new Error('runtime-worker runs as a worker thread');
 const { limits, maxIdle } = workerData as WorkerData;
 
-/** Nice steps below the process (Linux: 0 normal, 19 lowest): the event loop first, always. */
-const WORKER_NICENESS = 19;
+/** Linux's lowest scheduling priority (nice 19): the event loop first, always. */
+const LOWEST_PRIORITY = 19;
 // On Linux a thread's own priority change applies to that thread alone: with every core running sandboxes (a
 // connector looping to its deadline), the scheduler still gives the main event loop (HTTP, the proxy) its turn at
 // once. Elsewhere the call would lower the whole process, so it is left out.
-if (process.platform === 'linux') setPriority(Math.min(19, getPriority() + WORKER_NICENESS));
+if (process.platform === 'linux') setPriority(LOWEST_PRIORITY);
 
 /** Scripts kept by connector version, the least recently used dropped first. */
 const MAX_VERSIONS = 32;
