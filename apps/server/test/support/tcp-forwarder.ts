@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { connect, createServer, type Socket } from 'node:net';
+import { pgStatementReader } from './pg-statements.ts';
 
 export type TcpForwarder = {
   port: number;
@@ -7,8 +8,8 @@ export type TcpForwarder = {
   cut(): void;
   /** Accepts and forwards again. */
   restore(): void;
-  /** Bytes the clients have sent towards the database so far: every query costs some. */
-  sent(): number;
+  /** The statements the clients have sent so far, in order (read from the PostgreSQL frontend protocol). */
+  statements(): readonly string[];
   close(): Promise<void>;
 };
 
@@ -16,7 +17,7 @@ export type TcpForwarder = {
 export const startTcpForwarder = async (host: string, port: number): Promise<TcpForwarder> => {
   const open = new Set<Socket>();
   let up = true;
-  let sent = 0;
+  const statements: string[] = [];
   const server = createServer((client) => {
     if (!up) {
       client.resetAndDestroy();
@@ -35,9 +36,8 @@ export const startTcpForwarder = async (host: string, port: number): Promise<Tcp
     upstream.on('error', drop);
     client.on('close', drop);
     upstream.on('close', drop);
-    client.on('data', (chunk: Buffer) => {
-      sent += chunk.length;
-    });
+    const read = pgStatementReader((text) => statements.push(text));
+    client.on('data', (chunk: Buffer) => read(chunk));
     client.pipe(upstream);
     upstream.pipe(client);
   });
@@ -53,7 +53,7 @@ export const startTcpForwarder = async (host: string, port: number): Promise<Tcp
     restore: () => {
       up = true;
     },
-    sent: () => sent,
+    statements: () => statements,
     close: async () => {
       for (const socket of open) socket.destroy();
       await new Promise((resolve) => server.close(resolve));
