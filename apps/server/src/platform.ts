@@ -8,7 +8,6 @@ import {
   createTokenVerifier,
   type DevIssuer,
   mountDocuments,
-  mountProxy,
   operations,
   type TokenVerifier,
   watchReplicaCount,
@@ -286,7 +285,7 @@ export const startPlatform = async (
       rateLimitPerSecond: config.rateLimitPerSecond,
       replicas: replicas.current,
       trustedProxies: config.trustedProxies,
-      mountRaw: (app) => mountProxy(app, deps, proxy.handle),
+      proxy: proxy.handle,
       mountExtra: (app) => {
         mountDocuments(app, {
           deps,

@@ -1,12 +1,15 @@
-import type { RequestHandler, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { Counter, collectDefaultMetrics, Histogram, type Registry } from 'prom-client';
 import type { RequestLocals } from '../rest/context.ts';
 
 /** A status outside 100–599 (a proxied target's 600–999) is `other`: no peer adds series by inventing statuses. */
 const statusLabel = (status: number) => (status >= 100 && status <= 599 ? String(status) : 'other');
 
-/** Request counts and latency by route template and status: templates keep label cardinality bounded. */
-export const httpMetrics = (registry: Registry): RequestHandler => {
+/**
+ * Request counts and latency by route template and status: templates keep label cardinality bounded. The returned
+ * function is called once per request, by the front door (front-door.ts).
+ */
+export const httpMetrics = (registry: Registry): ((res: ServerResponse) => void) => {
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
     name: 'http_requests_total',
@@ -37,14 +40,13 @@ export const httpMetrics = (registry: Registry): RequestHandler => {
     return bound;
   };
   // One listener for every request, not a closure per request.
-  function finished(this: Response) {
-    const locals = this.locals as RequestLocals;
-    const bound = childrenOf(this.req.method, locals.route ?? 'unmatched', this.statusCode);
+  function finished(this: ServerResponse & { locals: RequestLocals }) {
+    const locals = this.locals;
+    const bound = childrenOf(this.req.method ?? '', locals.route ?? 'unmatched', this.statusCode);
     bound.count();
     bound.observe((performance.now() - locals.startedAt) / 1000);
   }
-  return (_req, res, next) => {
+  return (res) => {
     res.once('finish', finished);
-    next();
   };
 };

@@ -1,4 +1,4 @@
-import type { RequestHandler, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { RequestLocals } from '../rest/context.ts';
 
@@ -9,15 +9,17 @@ import type { RequestLocals } from '../rest/context.ts';
  * which cost about a sixth of a cached read's whole time in the API bench. The listener is made once, not per
  * request ('close' comes once, after the answer is complete or when the client went away first).
  */
-export const requestLog = (logger: Logger): RequestHandler => {
-  const line = (res: Response, route: string, status: number, extra?: object) => {
-    const { req } = res;
-    const locals = res.locals as RequestLocals;
+type LoggedResponse = ServerResponse & { locals: RequestLocals };
+
+export const requestLog = (logger: Logger): ((res: ServerResponse) => void) => {
+  const line = (res: LoggedResponse, route: string, status: number, extra?: object) => {
+    const req = res.req as LoggedResponse['req'] & { originalUrl?: string };
+    const locals = res.locals;
     const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
     logger[level](
       {
-        // The path as it arrived: routers rewrite req.url below their mount point.
-        req: { method: req.method, path: req.originalUrl.split('?', 1)[0] },
+        // The path as it arrived: routers rewrite req.url below their mount point (the front door never does).
+        req: { method: req.method, path: (req.originalUrl ?? req.url ?? '').split('?', 1)[0] },
         res: { status },
         durationMs: Math.round((performance.now() - locals.startedAt) * 10) / 10,
         route,
@@ -29,8 +31,8 @@ export const requestLog = (logger: Logger): RequestHandler => {
       `${req.method} ${route} ${status}`,
     );
   };
-  function ended(this: Response) {
-    const locals = this.locals as RequestLocals;
+  function ended(this: LoggedResponse) {
+    const locals = this.locals;
     const calls = locals.callLog;
     // Each call of a tRPC request (a batch holds several) has its own line, named by its procedure.
     if (calls && calls.length > 0) {
@@ -41,8 +43,7 @@ export const requestLog = (logger: Logger): RequestHandler => {
     }
     line(this, locals.route ?? 'unmatched', this.statusCode);
   }
-  return (_req, res, next) => {
+  return (res) => {
     res.once('close', ended);
-    next();
   };
 };

@@ -1,22 +1,23 @@
+import type { RequestListener } from 'node:http';
 import { parse } from 'node:querystring';
 import { NotFoundError, ServiceError, ValidationError } from '@platform/core';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
 import { httpMetrics } from '../observability/metrics.ts';
 import { requestLog } from '../observability/request-log.ts';
-import { logUnexpectedError } from '../observability/unexpected-error.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { countTrpcCalls } from '../trpc/batch.ts';
 import { trpcErrorEnvelope } from '../trpc/error-envelope.ts';
+import { answerError } from './answer-error.ts';
 import { bodyBudget } from './body-budget.ts';
-import { closeIfBodyUnread } from './close-unread.ts';
+import { clientAddressOf } from './client-address.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
+import { createFrontDoor, frontRoute } from './front-door.ts';
 import { identify } from './identify.ts';
 import { pathMatcher } from './paths.ts';
-import { sendProblem } from './problem-response.ts';
+import { mountProxy, PROXY_PATH, type ProxyHandler, proxyRoute } from './proxy-route.ts';
 import { rateLimit } from './rate-limit.ts';
-import { restRoutes } from './routes.ts';
-import { traceIdOf } from './trace.ts';
+import { operationHandler, restRoutes } from './routes.ts';
 
 export type AppOptions = {
   deps: AppDeps;
@@ -30,13 +31,50 @@ export type AppOptions = {
    * address its X-Forwarded-For names (rate limit, logs). None by default: every request by its socket's address.
    */
   trustedProxies?: readonly string[];
-  /** Routes that must see the raw request stream (the connector proxy): mounted before the JSON parser. */
-  mountRaw?: (app: Express) => void;
+  /** The connector proxy: its route sees the raw request stream, so nothing before it reads a body. */
+  proxy?: ProxyHandler;
   /** Routes after the operation table (tRPC, documents, discovery). */
   mountExtra?: (app: Express) => void;
 };
 
-export const createApp = (options: AppOptions): Express => {
+/**
+ * The whole HTTP application: the front door (front-door.ts), which answers the hot routes itself, in front of the
+ * Express router, which answers the rest.
+ */
+export const createApp = (options: AppOptions): RequestListener => {
+  const { deps, operations } = options;
+  const limit = rateLimit(options.rateLimitPerSecond, deps.verifier.issuer, options.replicas);
+  const budget = bodyBudget(options.rateLimitPerSecond > 0, deps.verifier.issuer);
+  const app = expressApp(options, limit, budget);
+  const proxy = options.proxy && proxyRoute(deps, options.proxy);
+  const jsonRead = (operation: AnyOperation) =>
+    operation.method === 'GET' && operation.produces === undefined
+      ? operationHandler(deps, operation)
+      : undefined;
+  return createFrontDoor({
+    log: deps.log,
+    clientAddress: clientAddressOf(options.trustedProxies),
+    observe: [httpMetrics(options.metrics), requestLog(deps.log)],
+    identify: identify(deps.verifier),
+    admit: [limit, budget],
+    routes: [
+      ...(proxy
+        ? [
+            frontRoute(PROXY_PATH, undefined, (req, res, { params }) =>
+              proxy(req, res, params.environment as string, params.connectorId as string),
+            ),
+          ]
+        : []),
+      ...operations
+        .filter((operation) => operation.method === 'GET')
+        .map((operation) => frontRoute(operation.path, 'GET', jsonRead(operation))),
+    ],
+    parseQuery,
+    router: app,
+  });
+};
+
+const expressApp = (options: AppOptions, limit: RequestHandler, budget: RequestHandler): Express => {
   const { deps, operations } = options;
   const app = express();
   app.disable('x-powered-by');
@@ -44,20 +82,15 @@ export const createApp = (options: AppOptions): Express => {
   app.set('trust proxy', options.trustedProxies?.length ? [...options.trustedProxies] : false);
   app.set('query parser', parseQuery);
 
-  app.use(((req, res, next) => {
-    const locals = res.locals as RequestLocals;
-    locals.startedAt = performance.now();
-    locals.traceId = traceIdOf(req.headers.traceparent as string | undefined);
-    next();
-  }) satisfies RequestHandler);
-  app.use(httpMetrics(options.metrics));
-  app.use(requestLog(deps.log));
-  app.use(identify(deps.verifier));
   app.use('/trpc', countTrpcCalls);
-  app.use(rateLimit(options.rateLimitPerSecond, deps.verifier.issuer, options.replicas));
-  app.use(bodyBudget(options.rateLimitPerSecond > 0, deps.verifier.issuer));
-  options.mountRaw?.(app);
+  app.use(limit);
+  app.use(budget);
+  if (options.proxy) mountProxy(app, deps, options.proxy);
   const known = operations.map((op) => ({ matcher: pathMatcher(op.path), method: op.method, path: op.path }));
+  // A path the router cannot decode is named by its template's parameters, the proxy route's included.
+  const templates = options.proxy
+    ? [...known, { matcher: pathMatcher(PROXY_PATH), path: PROXY_PATH }]
+    : known;
   const unrouted: RequestHandler = (req, res, next) => {
     const allowed = known.filter((k) => k.matcher.test(req.path)).map((k) => k.method);
     if (allowed.length === 0) {
@@ -85,14 +118,11 @@ export const createApp = (options: AppOptions): Express => {
 
   app.use(((error, req, res, _next) => {
     const locals = res.locals as RequestLocals;
-    const mapped = error instanceof URIError ? undecodablePath(req.path, known) : error;
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    closeIfBodyUnread(req, res);
+    const mapped = error instanceof URIError ? undecodablePath(req.path, templates) : error;
     const procedure = /^\/trpc\/([^,?/]+)$/.exec(req.path)?.[1];
-    sendProblem(
+    answerError(
+      deps.log,
+      req,
       res,
       locals.traceId,
       mapped,
@@ -100,7 +130,6 @@ export const createApp = (options: AppOptions): Express => {
         ? (problemStatus) => trpcErrorEnvelope(procedure, problemStatus, locals.traceId)
         : undefined,
     );
-    logUnexpectedError(deps.log, locals.traceId, mapped);
   }) satisfies ErrorRequestHandler);
   return app;
 };

@@ -20,9 +20,9 @@ type Bucket = { bytes: number; at: number };
 export const bodyBudget = (enabled: boolean, issuer: string): RequestHandler => {
   if (!enabled) return (_req, _res, next) => next();
   const buckets = new LRUCache<string, Bucket>({ max: 100_000 });
-  return (req, res, next) => {
+  return (_req, res, next) => {
     const locals = res.locals as RequestLocals;
-    const key = callerKey(req, locals, issuer);
+    const key = callerKey(locals, issuer);
     locals.chargeBody = (bytes) => {
       const now = performance.now();
       const bucket = buckets.get(key) ?? { bytes: BODY_BUDGET_BURST, at: now };

@@ -37,6 +37,8 @@ export type RequestLocals = {
   traceId: string;
   /** `performance.now()` when the request arrived. */
   startedAt: number;
+  /** The client's address, through trusted load balancers (client-address.ts). */
+  clientAddress?: string | undefined;
   /** Set for every request before any route runs (identify.ts). */
   identity?: Identity;
   caller?: Caller;

@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { TokenVerifier } from '../auth/verifier.ts';
 import type { Caller } from '../services/context.ts';
 import type { RequestLocals } from './context.ts';
@@ -6,16 +6,15 @@ import type { RequestLocals } from './context.ts';
 /**
  * Who sent a request, judged from its `Authorization` header alone, before any route and before any body byte
  * is read: a verified caller, a failed verification (kept, and thrown only by operations that need a token), or
- * nobody. The rate limit and every transport's token checks read it.
+ * nobody. The rate limit and every transport's token checks read it. Calls `next` once `locals.identity` is set.
  */
 export type Identity = { readonly caller?: Caller; readonly failure?: unknown };
 
 const NOBODY: Identity = {};
 
 export const identify =
-  (verifier: TokenVerifier): RequestHandler =>
-  (req, res, next) => {
-    const locals = res.locals as RequestLocals;
+  (verifier: TokenVerifier) =>
+  (req: IncomingMessage, locals: RequestLocals, next: () => void): void => {
     const authorization = req.headers.authorization;
     if (authorization === undefined) {
       locals.identity = NOBODY;

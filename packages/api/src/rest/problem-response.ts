@@ -1,5 +1,5 @@
+import type { ServerResponse } from 'node:http';
 import { isServiceError, problem, type ServiceError, UnauthenticatedError } from '@platform/core';
-import type { Response } from 'express';
 import { sendJson } from './send-json.ts';
 
 /** Errors of the database driver that mean "not reachable right now" rather than a bug: answered with 503. */
@@ -44,7 +44,7 @@ export const classify = (error: unknown): ProblemStatus => {
 };
 
 export const sendProblem = (
-  res: Response,
+  res: ServerResponse,
   traceId: string,
   error: unknown,
   /** Extra members beside the ProblemDetails fields (the tRPC envelope on /trpc paths). */
@@ -53,17 +53,17 @@ export const sendProblem = (
   const outcome = classify(error);
   const { status, detail } = outcome;
   const serviceError = outcome.error;
-  if (serviceError?.headers) res.set(serviceError.headers);
+  for (const [name, value] of Object.entries(serviceError?.headers ?? {})) res.setHeader(name, value);
   if (serviceError instanceof UnauthenticatedError) {
-    res.set(
+    res.setHeader(
       'WWW-Authenticate',
       serviceError.tokenPresented
         ? `Bearer error="invalid_token", error_description="${serviceError.message.replace(/"/g, "'")}"`
         : 'Bearer',
     );
   }
-  if (status === 503) res.set('Retry-After', '5');
-  res.status(status);
+  if (status === 503) res.setHeader('Retry-After', '5');
+  res.statusCode = status;
   sendJson(res, {
     ...serviceError?.members,
     ...problem({ status, detail, traceId, errors: serviceError?.errors }),

@@ -25,20 +25,23 @@ const PROXIED_RESPONSE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 };
 
-/**
- * The connector proxy route, every method (docs/connector-proxy.md): the caller needs `platform:read` and visibility of the
- * environment; the handler then streams the request (so this is mounted before any body parser).
- */
-export const mountProxy = (app: Express, deps: AppDeps, handle: ProxyHandler): void => {
-  app.all('/grafx/api/v1/environment/:environment/connectors/:connectorId/proxy', async (req, res) => {
-    const locals = res.locals as RequestLocals;
+/** The proxy route's answer to one request, its path parameters already decoded; both front door and router use it. */
+export const proxyRoute =
+  (deps: AppDeps, handle: ProxyHandler) =>
+  async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    environment: string,
+    connectorId: string,
+  ): Promise<void> => {
+    const locals = (res as ServerResponse & { locals: RequestLocals }).locals;
     locals.route = PROXY_PATH;
-    res.set(PROXIED_RESPONSE_HEADERS);
+    for (const name in PROXIED_RESPONSE_HEADERS) {
+      res.setHeader(name, PROXIED_RESPONSE_HEADERS[name as keyof typeof PROXIED_RESPONSE_HEADERS]);
+    }
     try {
       const caller = authorize({ access: 'platform:read' }, locals.identity);
       locals.caller = caller;
-      const environment = req.params.environment as string;
-      const connectorId = req.params.connectorId as string;
       const malformed = malformedTextErrors({ environment, connectorId });
       if (Object.keys(malformed).length > 0) {
         throw new ValidationError('U+0000 and unpaired surrogates are not accepted in the path.', malformed);
@@ -58,5 +61,16 @@ export const mountProxy = (app: Express, deps: AppDeps, handle: ProxyHandler): v
       closeIfBodyUnread(req, res);
       sendProblem(res, locals.traceId, error);
     }
-  });
+  };
+
+/**
+ * The connector proxy route, every method (docs/connector-proxy.md): the caller needs `platform:read` and visibility of the
+ * environment; the handler then streams the request (so this is mounted before any body parser). The front door
+ * answers its plain spellings itself; the router the rest (another letter case, a trailing slash).
+ */
+export const mountProxy = (app: Express, deps: AppDeps, handle: ProxyHandler): void => {
+  const route = proxyRoute(deps, handle);
+  app.all('/grafx/api/v1/environment/:environment/connectors/:connectorId/proxy', (req, res) =>
+    route(req, res, req.params.environment as string, req.params.connectorId as string),
+  );
 };

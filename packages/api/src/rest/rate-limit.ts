@@ -1,14 +1,14 @@
 import { ServiceError } from '@platform/core';
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { RequestLocals } from './context.ts';
 
 type Bucket = { tokens: number; at: number };
 
 /** Who a request counts against: a verified token's issuer and subject, else the client's address. */
-export const callerKey = (req: Request, locals: RequestLocals, issuer: string): string => {
+export const callerKey = (locals: RequestLocals, issuer: string): string => {
   const userId = locals.identity?.caller?.userId;
-  return userId === undefined ? `a ${req.ip ?? 'unknown'}` : `u ${issuer} ${userId}`;
+  return userId === undefined ? `a ${locals.clientAddress ?? 'unknown'}` : `u ${issuer} ${userId}`;
 };
 
 /**
@@ -28,9 +28,9 @@ export const rateLimit = (
 ): RequestHandler => {
   if (perSecond <= 0) return (_req, _res, next) => next();
   const buckets = new LRUCache<string, Bucket>({ max: 100_000 });
-  return (req, res, next) => {
+  return (_req, res, next) => {
     const locals = res.locals as RequestLocals;
-    const key = callerKey(req, locals, issuer);
+    const key = callerKey(locals, issuer);
     const cost = locals.calls ?? 1;
     const rate = perSecond / replicas();
     const capacity = rate * 2;

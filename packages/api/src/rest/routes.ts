@@ -1,5 +1,6 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TEMPLATE_CONTENT_MAX_DEPTH } from '@platform/core';
-import { Router } from 'express';
+import { type Response, Router } from 'express';
 import { authorize } from '../operations/authorize.ts';
 import { parseInput } from '../operations/input.ts';
 import type { AnyOperation } from '../operations/operation.ts';
@@ -27,48 +28,62 @@ export const bodyReading = (
 });
 export const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 
+/** Path parameters and query of one request, as the router reads them (decoded; `parseQuery` of app.ts). */
+export type RouteInput = { params: Record<string, string>; query: Record<string, unknown> };
+
 /**
- * The REST routes of the operation table. Checks run in the order of docs/errors.md: the token and its role from
- * the headers (before one byte of the body is read), then the body under the operation's limit, then the shape.
+ * One operation's REST handler. Checks run in the order of docs/errors.md: the token and its role from the headers
+ * (before one byte of the body is read), then the body under the operation's limit, then the shape. The router and
+ * the front door (front-door.ts) both call it.
  */
+export const operationHandler = (deps: AppDeps, operation: AnyOperation) => {
+  const idleMs = deps.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  return async (req: IncomingMessage, res: ServerResponse, { params, query }: RouteInput): Promise<void> => {
+    const locals = (res as ServerResponse & { locals: RequestLocals }).locals;
+    locals.route = operation.path;
+    const caller = authorize(operation, locals.identity);
+    locals.caller = caller;
+    const body = operation.body ? await readJsonBody(req, bodyReading(operation, locals, idleMs)) : undefined;
+    const input = parseInput(operation, {
+      params,
+      query,
+      body: body?.present ? body.value : undefined,
+      hasBody: body?.present === true,
+      bodyTextChecked: body?.present === true && !body.mayHoldMalformedText,
+    });
+    const output = await runOperation(deps, operation, caller, locals.traceId, input);
+    // Pages and bytes are the router's alone (the front door takes JSON operations): Express's own answers.
+    if (operation.produces === 'text/html') {
+      const page = output as HtmlPage;
+      (res as Response).status(operation.status).set(page.headers).type('text/html').send(page.html);
+      return;
+    }
+    if (operation.produces === 'application/octet-stream') {
+      const answer = output as BinaryAnswer;
+      (res as Response).status(operation.status).type(answer.contentType).send(Buffer.from(answer.bytes));
+      return;
+    }
+    res.statusCode = operation.status;
+    if (operation.response === undefined || operation.status === 204) {
+      res.end();
+      return;
+    }
+    sendJson(res, output);
+  };
+};
+
+/** The REST routes of the operation table, for every spelling the front door leaves to the router. */
 export const restRoutes = (deps: AppDeps, operations: readonly AnyOperation[]): Router => {
   const router = Router();
-  const idleMs = deps.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   for (const operation of operations) {
     const method = operation.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-    router[method](expressPath(operation.path), async (req, res) => {
-      const locals = res.locals as RequestLocals;
-      locals.route = operation.path;
-      const caller = authorize(operation, locals.identity);
-      locals.caller = caller;
-      const body = operation.body
-        ? await readJsonBody(req, bodyReading(operation, locals, idleMs))
-        : undefined;
-      const input = parseInput(operation, {
-        params: req.params,
+    const handle = operationHandler(deps, operation);
+    router[method](expressPath(operation.path), (req, res) =>
+      handle(req, res, {
+        params: req.params as Record<string, string>,
         query: req.query as Record<string, unknown>,
-        body: body?.present ? body.value : undefined,
-        hasBody: body?.present === true,
-        bodyTextChecked: body?.present === true && !body.mayHoldMalformedText,
-      });
-      const output = await runOperation(deps, operation, caller, locals.traceId, input);
-      if (operation.produces === 'text/html') {
-        const page = output as HtmlPage;
-        res.status(operation.status).set(page.headers).type('text/html').send(page.html);
-        return;
-      }
-      if (operation.produces === 'application/octet-stream') {
-        const answer = output as BinaryAnswer;
-        res.status(operation.status).type(answer.contentType).send(Buffer.from(answer.bytes));
-        return;
-      }
-      res.status(operation.status);
-      if (operation.response === undefined || operation.status === 204) {
-        res.end();
-        return;
-      }
-      sendJson(res, output);
-    });
+      }),
+    );
   }
   return router;
 };

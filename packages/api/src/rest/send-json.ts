@@ -1,4 +1,4 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 
 /**
  * Bodies already serialized, by answer: answers from the read cache are the same objects request after request
@@ -10,7 +10,7 @@ const serialized = new WeakMap<object, Buffer>();
  * Sends JSON with `Content-Type: application/json` exactly, as the specification names it: Express would append
  * `; charset=utf-8` to a string body, and JSON is UTF-8 by definition (RFC 8259).
  */
-export const sendJson = (res: Response, value: unknown): void => {
+export const sendJson = (res: ServerResponse, value: unknown): void => {
   const shared = typeof value === 'object' && value !== null ? value : undefined;
   let body = shared && serialized.get(shared);
   if (!body) {
