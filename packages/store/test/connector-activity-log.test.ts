@@ -102,6 +102,21 @@ describe.each(backends)('the connector activity log on $name', (backend) => {
     expect(errors).toEqual([]);
   });
 
+  it('reports a batch the database refuses for another reason than a deleted connector, then writes the next', async () => {
+    const errors: unknown[] = [];
+    const log = createConnectorActivityLog(database.db, { onError: (e) => errors.push(e), delayMs: 60_000 });
+    const id = await publish();
+    await database.db.execute(sql`alter table connector_activity rename to connector_activity_away`);
+    log.record(entry(id, new Date()));
+    await log.flush();
+    expect(errors).toHaveLength(1);
+    await database.db.execute(sql`alter table connector_activity_away rename to connector_activity`);
+    log.record(entry(id, new Date()));
+    await log.flush();
+    expect(errors).toHaveLength(1);
+    expect(await stored(id)).toBe(1);
+  });
+
   it('holds a connector to its newest 1,000 entries and 7 days, at most a tenth over between prunes', async () => {
     const log = createConnectorActivityLog(database.db, { onError: () => undefined, delayMs: 60_000 });
     const id = await publish();

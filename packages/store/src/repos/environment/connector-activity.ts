@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import { type ActivityFetch, connectorActivity } from '../../schema/environment-api.ts';
 import type { Db } from '../../types.ts';
+import { isForeignKeyViolation } from './db-errors.ts';
 
 export type { ActivityFetch };
 
@@ -25,20 +26,26 @@ const ROWS_PER_STATEMENT = 500;
 
 /**
  * Writes entries in as few statements as they allow. A connector deleted since its entries were made takes them
- * with it: when a batch breaks on that, its rows are written one by one and the orphans skipped.
+ * with it: when a batch breaks on that, its rows are written one by one and the orphans skipped. Any other failure
+ * (the database unavailable) is the caller's.
  */
 export const insertConnectorActivity = async (db: Db, entries: readonly ActivityEntry[]): Promise<void> => {
   for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
     const rows = entries.slice(start, start + ROWS_PER_STATEMENT);
     try {
       await db.insert(connectorActivity).values(rows);
-    } catch {
-      for (const row of rows)
-        await db
-          .insert(connectorActivity)
-          .values(row)
-          .catch(() => undefined);
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+      for (const row of rows) await insertUnlessOrphan(db, row);
     }
+  }
+};
+
+const insertUnlessOrphan = async (db: Db, row: ActivityEntry): Promise<void> => {
+  try {
+    await db.insert(connectorActivity).values(row);
+  } catch (error) {
+    if (!isForeignKeyViolation(error)) throw error;
   }
 };
 
