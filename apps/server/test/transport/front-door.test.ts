@@ -86,7 +86,7 @@ describe.each(backends)('the front door on $name', (backend) => {
     expect(JSON.parse(reply!.body.toString('utf8')).traceId).toBe(trace);
   });
 
-  it('leaves HEAD to the router, which answers it as GET without a body', async () => {
+  it('answers HEAD as GET, without a body', async () => {
     const head = await send('HEAD', `${ENV}/connectors`);
     expect(head?.status).toBe(200);
     expect(head?.body.length).toBe(0);

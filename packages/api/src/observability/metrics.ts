@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Counter, collectDefaultMetrics, Histogram, type Registry } from 'prom-client';
-import type { RequestLocals } from '../rest/context.ts';
+import type { LocalsResponse } from '../rest/context.ts';
 
 /** A status outside 100–599 (a proxied target's 600–999) is `other`: no peer adds series by inventing statuses. */
 const statusLabel = (status: number) => (status >= 100 && status <= 599 ? String(status) : 'other');
@@ -40,7 +40,7 @@ export const httpMetrics = (registry: Registry): ((res: ServerResponse) => void)
     return bound;
   };
   // One listener for every request, not a closure per request.
-  function finished(this: ServerResponse & { locals: RequestLocals }) {
+  function finished(this: LocalsResponse) {
     const locals = this.locals;
     const bound = childrenOf(this.req.method ?? '', locals.route ?? 'unmatched', this.statusCode);
     bound.count();

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { ConnectorActivityLog, Database, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
 import type { TokenVerifier } from '../auth/verifier.ts';
@@ -52,6 +53,12 @@ export type RequestLocals = {
   /** The outcome of each call of a tRPC request, as its log lines tell it. */
   callLog?: { path: string; status: number }[];
 };
+
+/** A response carrying its request's values: the front door sets `locals` before anything else runs. */
+export type LocalsResponse = ServerResponse & { locals: RequestLocals };
+
+/** The locals of a request, by its response. */
+export const localsOf = (res: ServerResponse): RequestLocals => (res as LocalsResponse).locals;
 
 /** The context a service runs in, the same whichever transport called it. */
 export const serviceContext = (deps: AppDeps, caller: Caller, traceId: string): ServiceContext => ({

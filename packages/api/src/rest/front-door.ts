@@ -2,7 +2,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { answerError } from './answer-error.ts';
-import type { RequestLocals } from './context.ts';
+import type { LocalsResponse, RequestLocals } from './context.ts';
+import { exactPathPattern } from './paths.ts';
 import type { RouteInput } from './routes.ts';
 import { traceIdOf } from './trace.ts';
 
@@ -19,19 +20,11 @@ export type FrontRoute = {
   run: ((req: IncomingMessage, res: ServerResponse, input: RouteInput) => Promise<void>) | undefined;
 };
 
-export const frontRoute = (path: string, method: string | undefined, run: FrontRoute['run']): FrontRoute => {
-  const names: string[] = [];
-  const source = path
-    .split(/(\{[A-Za-z0-9_]+\})/)
-    .map((part) => {
-      const name = /^\{(.+)\}$/.exec(part)?.[1];
-      if (name === undefined) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-      names.push(name);
-      return '([^/]+)';
-    })
-    .join('');
-  return { pattern: new RegExp(`^${source}$`), names, method, run };
-};
+export const frontRoute = (path: string, method: string | undefined, run: FrontRoute['run']): FrontRoute => ({
+  ...exactPathPattern(path),
+  method,
+  run,
+});
 
 /** Path parameters decoded as the router decodes them; undefined when one is not valid percent-encoding. */
 const decodeParams = (
@@ -123,7 +116,7 @@ export const createFrontDoor = (options: FrontDoorOptions): RequestListener => {
       clientAddress: clientAddress(req),
     };
     // The router keeps what it finds in `res.locals`.
-    (res as ServerResponse & { locals: RequestLocals }).locals = locals;
+    (res as LocalsResponse).locals = locals;
     for (const start of observe) start(res);
     identify(req, locals, () => enter(req, res, locals));
   };

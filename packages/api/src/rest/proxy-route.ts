@@ -5,7 +5,7 @@ import { authorize } from '../operations/authorize.ts';
 import type { Caller } from '../services/context.ts';
 import { readEnvironment } from '../services/environment-access.ts';
 import { closeIfBodyUnread } from './close-unread.ts';
-import { type AppDeps, type RequestLocals, serviceContext } from './context.ts';
+import { type AppDeps, localsOf, serviceContext } from './context.ts';
 import { sendProblem } from './problem-response.ts';
 
 export type ProxyHandler = (
@@ -34,7 +34,7 @@ export const proxyRoute =
     environment: string,
     connectorId: string,
   ): Promise<void> => {
-    const locals = (res as ServerResponse & { locals: RequestLocals }).locals;
+    const locals = localsOf(res);
     locals.route = PROXY_PATH;
     for (const name in PROXIED_RESPONSE_HEADERS) {
       res.setHeader(name, PROXIED_RESPONSE_HEADERS[name as keyof typeof PROXIED_RESPONSE_HEADERS]);

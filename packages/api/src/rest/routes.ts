@@ -7,7 +7,7 @@ import type { AnyOperation } from '../operations/operation.ts';
 import { runOperation } from '../operations/run.ts';
 import type { HtmlPage } from '../services/authorization-code/redirect-page.ts';
 import type { BinaryAnswer } from '../services/connector-runtime/run-methods.ts';
-import type { AppDeps, RequestLocals } from './context.ts';
+import { type AppDeps, localsOf, type RequestLocals } from './context.ts';
 import { expressPath } from './paths.ts';
 import { type ReadBodyOptions, readJsonBody } from './read-body.ts';
 import { sendJson } from './send-json.ts';
@@ -39,7 +39,7 @@ export type RouteInput = { params: Record<string, string>; query: Record<string,
 export const operationHandler = (deps: AppDeps, operation: AnyOperation) => {
   const idleMs = deps.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   return async (req: IncomingMessage, res: ServerResponse, { params, query }: RouteInput): Promise<void> => {
-    const locals = (res as ServerResponse & { locals: RequestLocals }).locals;
+    const locals = localsOf(res);
     locals.route = operation.path;
     const caller = authorize(operation, locals.identity);
     locals.caller = caller;
