@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { BlockList, isIP, type Socket } from 'node:net';
 import { answerRaw } from './raw-answer.ts';
 
@@ -61,13 +61,13 @@ export const guardConnections = (server: Server, options: ConnectionGuardOptions
       });
     }
 
-    let timer: NodeJS.Timeout | undefined;
+    // One timer per connection, restarted in place on every chunk (no new timer object per request).
+    const timer = setTimeout(() => silent(), options.idleTimeoutMs);
+    timer.unref();
     const state: { phase: Phase; arm(): void; request?: IncomingMessage } = {
       phase: 'head',
       arm: () => {
-        clearTimeout(timer);
-        timer = setTimeout(silent, options.idleTimeoutMs);
-        timer.unref();
+        timer.refresh();
       },
     };
     const silent = () => {
@@ -110,11 +110,14 @@ export const guardConnections = (server: Server, options: ConnectionGuardOptions
       req.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0);
     state.phase = bodyExpected && !req.complete ? 'body' : 'server';
     if (state.phase === 'body') state.arm();
-    res.once('finish', () => {
-      state.phase = 'keep-alive';
-      state.request = undefined;
-    });
+    res.on('finish', answered);
   });
+  function answered(this: ServerResponse) {
+    const state = phases.get(this.req.socket);
+    if (!state) return;
+    state.phase = 'keep-alive';
+    state.request = undefined;
+  }
 };
 
 /** TRUSTED_PROXIES as a BlockList: addresses (`10.0.0.5`) and ranges (`10.0.0.0/8`, `fd00::/8`). */

@@ -47,6 +47,6 @@ export const httpMetrics = (registry: Registry): ((res: ServerResponse) => void)
     bound.observe((performance.now() - locals.startedAt) / 1000);
   }
   return (res) => {
-    res.once('finish', finished);
+    res.on('finish', finished);
   };
 };

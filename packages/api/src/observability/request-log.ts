@@ -45,6 +45,6 @@ export const requestLog = (logger: Logger): ((res: ServerResponse) => void) => {
     line(this, locals.route ?? 'unmatched', this.statusCode);
   }
   return (res) => {
-    res.once('close', ended);
+    res.on('close', ended);
   };
 };

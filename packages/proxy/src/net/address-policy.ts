@@ -67,15 +67,29 @@ const embeddedIpv4 = (groups: number[]): string | undefined => {
   return undefined;
 };
 
-export const isPublicAddress = (address: string): boolean => {
+const classify = (address: string): boolean => {
   const family = isIP(address);
   if (family === 4) return !blockedV4.check(address, 'ipv4');
   if (family !== 6) return false;
   const groups = ipv6Groups(address);
   if (groups.length !== 8 || groups.some((g) => Number.isNaN(g))) return false;
   const v4 = embeddedIpv4(groups);
-  if (v4 !== undefined) return isPublicAddress(v4);
+  if (v4 !== undefined) return classify(v4);
   // Only global unicast (2000::/3) is routable on the Internet.
   if (((groups[0] ?? 0) & 0xe000) !== 0x2000) return false;
   return !blockedV6.check(address.split('%')[0] ?? address, 'ipv6');
+};
+
+/** Answers remembered per address text: a BlockList check builds a SocketAddress each time, and targets repeat. */
+const known = new Map<string, boolean>();
+const KNOWN_LIMIT = 4096;
+
+export const isPublicAddress = (address: string): boolean => {
+  let answer = known.get(address);
+  if (answer === undefined) {
+    answer = classify(address);
+    if (known.size >= KNOWN_LIMIT) known.clear();
+    known.set(address, answer);
+  }
+  return answer;
 };

@@ -46,9 +46,18 @@ export type ForwardedFrom = { client: string | undefined; proto: 'http' | 'https
 
 const noNames: ReadonlySet<string> = new Set();
 
+/**
+ * `Connection` values that name nothing to drop beyond the hop-by-hop headers: what nearly every client and target
+ * sends, answered without parsing.
+ */
+const plainConnection = new Set(['keep-alive', 'close', 'Keep-Alive', 'Close']);
+
+const namesNothing = (value: string | string[] | undefined): boolean =>
+  value === undefined || (typeof value === 'string' && plainConnection.has(value));
+
 /** Names listed in these headers, or a shared empty set when there are none (the usual case: no allocation). */
 const namesIn = (...values: (string | string[] | undefined)[]): ReadonlySet<string> => {
-  if (values.every((value) => value === undefined)) return noNames;
+  if (values.every(namesNothing)) return noNames;
   return new Set(values.flatMap(listed));
 };
 
@@ -148,11 +157,21 @@ const SELECTING_HEADERS = [
   'X-GraFx-Proxy-Exclude-Headers',
 ];
 
-/** `Vary` of a proxied answer over HTTP: the target's own names and the proxy's selecting headers (`*` stays). */
+const SELECTING_VARY = SELECTING_HEADERS.join(', ');
+
+/**
+ * `Vary` of a proxied answer over HTTP: the target's own names and the proxy's selecting headers (`*` stays). Sets it
+ * on `headers`, the caller's own copy (`responseHeaders`' answer).
+ */
 export const varyOnProxyHeaders = (headers: OutgoingHeaders): OutgoingHeaders => {
+  if (headers.vary === undefined) {
+    headers.vary = SELECTING_VARY;
+    return headers;
+  }
   const upstream = listed(headers.vary);
   if (upstream.includes('*')) return headers;
   const known = new Set(upstream);
   const vary = [...upstream, ...SELECTING_HEADERS.filter((name) => !known.has(name.toLowerCase()))];
-  return { ...headers, vary: vary.join(', ') };
+  headers.vary = vary.join(', ');
+  return headers;
 };

@@ -35,7 +35,8 @@ export const readProxyTarget = (req: IncomingMessage): ProxyTarget => {
       { 'x-grafx-proxy-external-url': ['an absolute http(s) URL without user information'] },
     );
   }
-  url.hash = '';
+  // Setting it re-serialises the URL: only when there is one.
+  if (url.hash !== '') url.hash = '';
 
   const rawMethod = single(req.headers['x-grafx-proxy-external-method'])?.trim();
   const method = (rawMethod || req.method || 'GET').toUpperCase();

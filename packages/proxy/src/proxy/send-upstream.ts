@@ -33,6 +33,11 @@ export type UpstreamContext = {
   observe(statusCode: number, seconds: number): void;
 };
 
+const hasAny = (headers: Readonly<Record<string, string>>): boolean => {
+  for (const _ in headers) return true;
+  return false;
+};
+
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 const timeoutCodes = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT']);
 
@@ -106,7 +111,7 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
     assertTargetAllowed(url, req.allowedDomains, ctx.guard);
     const sameOrigin = url.origin === origin;
     const credentialSent = req.credential !== undefined && sameOrigin;
-    if (sameOrigin && (credentialSent || Object.keys(req.sharedHeaders).length > 0)) {
+    if (sameOrigin && (credentialSent || hasAny(req.sharedHeaders))) {
       assertCredentialsMayGo(url, req.allowedDomains, ctx.guard);
     }
     const hopHeaders: OutgoingHeaders = { ...headers };
