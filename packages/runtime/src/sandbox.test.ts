@@ -4,6 +4,7 @@ import {
   type HostFetch,
   type HostFetchRequest,
   type HostFetchResponse,
+  keepEngineReady,
   loadConnector,
   RuntimeError,
 } from './index.ts';
@@ -363,5 +364,28 @@ describe('limits', () => {
       value: { left: 'undefined', leaked: 'undefined', kept: 8000 },
     });
     second.dispose();
+  });
+
+  it('hands a blank instance kept ready to one sandbox only, also when several start at once', async () => {
+    const limits = { memoryBytes: 16 * 1024 * 1024 };
+    keepEngineReady(limits.memoryBytes);
+    // Each fills most of its memory: two sandboxes on one instance would run out where one alone does not.
+    const sandboxes = await Promise.all(
+      Array.from({ length: 4 }, (_, n) =>
+        load(
+          connector(`getModel() {
+            globalThis.keep = Array.from({ length: 8000 }, (_, i) => 'k'.repeat(1024) + i);
+            return { n: ${n}, kept: globalThis.keep.length };
+          }`),
+          port().fetch,
+          limits,
+        ),
+      ),
+    );
+    const answers = await Promise.all(sandboxes.map((sandbox) => sandbox.call('getModel', [{}])));
+    expect(answers.map((answer) => answer.kind === 'json' && answer.value)).toEqual(
+      [0, 1, 2, 3].map((n) => ({ n, kept: 8000 })),
+    );
+    for (const sandbox of sandboxes) sandbox.dispose();
   });
 });

@@ -11,6 +11,7 @@ import {
   type FetchRecord,
   type HostFetch,
   type HostFetchResponse,
+  keepEngineReady,
   loadConnector,
   RuntimeError,
 } from '@platform/runtime';
@@ -26,6 +27,7 @@ const LOWEST_PRIORITY = 19;
 // connector looping to its deadline), the scheduler still gives the main event loop (HTTP, the proxy) its turn at
 // once. Elsewhere the call would lower the whole process, so it is left out.
 if (process.platform === 'linux') setPriority(LOWEST_PRIORITY);
+keepEngineReady(limits.memoryBytes);
 
 /** Scripts kept by connector version, the least recently used dropped first. */
 const MAX_VERSIONS = 32;
