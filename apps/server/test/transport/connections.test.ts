@@ -12,6 +12,9 @@ import { startTestIssuer, type TestIssuer } from '../support/issuer.ts';
 import { MiB } from '../support/raw-http.ts';
 import { type ServerChild, startServerChild } from '../support/server-child.ts';
 
+const PROXY_PATH =
+  '/grafx/api/v1/environment/acme-prod/connectors/00000000-0000-4000-8000-000000000000/proxy';
+
 type Exchange = {
   /** Milliseconds from the last header byte sent to the first answer byte. */
   answeredAfterMs: number;
@@ -201,5 +204,37 @@ describe('connections of a platform-server process', () => {
       2500,
     );
     expect(kept).toBeUndefined();
+  });
+
+  it('keeps the connection of a refused request that has no body: the next request goes on the same socket', async () => {
+    const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+    let received = '';
+    let closed = false;
+    socket.on('data', (data: Buffer) => {
+      received += data.toString('latin1');
+    });
+    socket.on('close', () => {
+      closed = true;
+    });
+    const answers = async (count: number) => {
+      const deadline = Date.now() + 5000;
+      while ((received.match(/HTTP\/1\.1 /g) ?? []).length < count && !closed && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    // The proxy route refuses before its first await, while Node has not yet marked the bodiless request complete.
+    const refused = `GET ${PROXY_PATH} HTTP/1.1\r\nHost: x\r\n\r\n`;
+    socket.write(refused);
+    await answers(1);
+    socket.write(refused);
+    await answers(2);
+    socket.destroy();
+    const heads = received.match(/HTTP\/1\.1 [^\r]*\r\n(?:[^\r]+\r\n)*\r\n/g) ?? [];
+    expect(closed).toBe(false);
+    expect(heads.map((head) => head.split('\r\n', 1)[0])).toEqual([
+      'HTTP/1.1 401 Unauthorized',
+      'HTTP/1.1 401 Unauthorized',
+    ]);
+    for (const head of heads) expect(head).not.toMatch(/\r\nconnection: close/i);
   });
 });

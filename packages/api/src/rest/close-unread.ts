@@ -10,7 +10,9 @@ const LINGER_MS = 2000;
  * socket at once, and a reset on a socket with unread data can make the client's system discard the answer.
  */
 export const closeIfBodyUnread = (req: IncomingMessage, res: ServerResponse): void => {
-  if (req.complete || res.headersSent) return;
+  // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3): nothing is left unread, and its
+  // keep-alive connection stays (a client refused 401 or 429 on a GET would otherwise reconnect for every retry).
+  if (req.complete || res.headersSent || !announcesBody(req)) return;
   res.setHeader('Connection', 'close');
   const socket = req.socket;
   socket.destroySoon = () => {
@@ -18,4 +20,9 @@ export const closeIfBodyUnread = (req: IncomingMessage, res: ServerResponse): vo
     socket.end();
     setTimeout(() => socket.destroy(), LINGER_MS).unref();
   };
+};
+
+const announcesBody = (req: IncomingMessage): boolean => {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 };
