@@ -87,18 +87,21 @@ const prepareSpare = (): void => {
   const size = readySize;
   if (size === undefined || preparing || spares.length >= MAX_SPARES) return;
   if (spares.some((spare) => spare.memoryBytes === size)) return;
-  preparing = instantiate(size).then(
-    (engine) => {
-      preparing = undefined;
-      if (spares.length < MAX_SPARES) spares.push({ memoryBytes: size, engine });
-      return engine;
-    },
-    () => {
-      // The next sandbox makes its own instance and reports what fails.
-      preparing = undefined;
-      return undefined;
-    },
-  );
+  // After the sandbox that took the last one has run (a task later): made meanwhile, it would delay that call.
+  preparing = new Promise<void>((resolve) => setTimeout(resolve, 0))
+    .then(() => instantiate(size))
+    .then(
+      (engine) => {
+        preparing = undefined;
+        if (spares.length < MAX_SPARES) spares.push({ memoryBytes: size, engine });
+        return engine;
+      },
+      () => {
+        // The next sandbox makes its own instance and reports what fails.
+        preparing = undefined;
+        return undefined;
+      },
+    );
 };
 
 /**
