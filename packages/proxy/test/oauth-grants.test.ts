@@ -391,6 +391,9 @@ describe.each(backends)('token endpoint behaviour on $name', (backend) => {
     ['error-500', 'HTTP 500'],
     ['garbage', 'invalid JSON'],
     ['oauth-error', 'invalid_client'],
+    ['challenge', 'HTTP 401 with a basic challenge, OAuth error "invalid_client".'],
+    // Only a body of a reasonable size is searched for the error.
+    ['challenge-huge-body', 'HTTP 401 with a basic challenge.'],
   ] as const)('token endpoint %s → 502 naming the cause', async (mode, cause) => {
     const id = await passwordConnector();
     tokens.mode = mode;

@@ -202,7 +202,10 @@ describe.each(await testBackends())(
       );
       expect(activity.body.data[0]?.fetches[0]).toMatchObject({
         status: null,
-        error: expect.stringMatching(/^The token endpoint .* refused the client: HTTP 401/),
+        // oidc-provider refuses the secret with a Basic challenge and names the OAuth error in its JSON body.
+        error: expect.stringMatching(
+          /^The token endpoint .* refused the client: HTTP 401 with a basic challenge, OAuth error "invalid_client"\.$/,
+        ),
       });
       expect(activity.text).not.toContain('not-the-secret-81f3');
     });

@@ -97,7 +97,7 @@ export const runGrant = async (
         break;
     }
   } catch (error) {
-    throw toTokenError(error, host);
+    throw await toTokenError(error, host);
   }
   return toTokenSet(response, host);
 };
@@ -111,6 +111,6 @@ export const runRefresh = async (
   try {
     return toTokenSet(await refreshTokenGrant(config, refreshToken), host, refreshToken);
   } catch (error) {
-    throw toTokenError(error, host);
+    throw await toTokenError(error, host);
   }
 };

@@ -20,11 +20,54 @@ const causes = (error: unknown): unknown[] => {
 export const oauthErrorCode = (value: string): string =>
   value.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '').slice(0, 64) || 'unknown';
 
+/** A refused client's error body is read this far and this long at most: it is only searched for its `error`. */
+const CHALLENGE_BODY_LIMIT = 16 * 1024;
+const CHALLENGE_BODY_MS = 1000;
+
+const boundedText = async (response: Response): Promise<string> => {
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const timer = setTimeout(() => void reader.cancel().catch(() => {}), CHALLENGE_BODY_MS);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > CHALLENGE_BODY_LIMIT) {
+        await reader.cancel();
+        return '';
+      }
+      chunks.push(value);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+};
+
+/**
+ * The OAuth `error` of a token endpoint that refused the client with a challenge (401, RFC 6749 §5.2 `invalid_client`):
+ * the challenge's own `error` parameter, else the one of its JSON body, which openid-client leaves unread.
+ */
+const challengeErrorCode = async (challenge: WWWAuthenticateChallengeError): Promise<string | undefined> => {
+  const inHeader = challenge.cause.find((c) => c.parameters.error)?.parameters.error;
+  if (inHeader) return inHeader;
+  try {
+    const body: unknown = JSON.parse(await boundedText(challenge.response));
+    const code = (body as { error?: unknown } | null)?.error;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 /**
  * Turns whatever a token request threw into a ServiceError whose message names the cause and never
  * a secret: the OAuth error code, the HTTP status, "not JSON", a timeout. Always 502 (or the guard's 403).
  */
-export const toTokenError = (error: unknown, host: string): ServiceError => {
+export const toTokenError = async (error: unknown, host: string): Promise<ServiceError> => {
   const chain = causes(error);
   const service = chain.find(isServiceError);
   if (service) return service;
@@ -38,8 +81,9 @@ export const toTokenError = (error: unknown, host: string): ServiceError => {
     (e): e is WWWAuthenticateChallengeError => e instanceof WWWAuthenticateChallengeError,
   );
   if (challenge) {
+    const code = await challengeErrorCode(challenge);
     return new UpstreamError(
-      `The token endpoint ${host} refused the client: HTTP ${challenge.status} with a ${challenge.cause[0]?.scheme ?? 'WWW-Authenticate'} challenge.`,
+      `The token endpoint ${host} refused the client: HTTP ${challenge.status} with a ${challenge.cause[0]?.scheme ?? 'WWW-Authenticate'} challenge${code === undefined ? '' : `, OAuth error "${oauthErrorCode(code)}"`}.`,
     );
   }
   const client = chain.find((e): e is ClientError => e instanceof ClientError);

@@ -1,7 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Listening, listen, readBody } from './servers.ts';
 
-export type TokenServerMode = 'ok' | 'no-expires-in' | 'error-500' | 'garbage' | 'hang' | 'oauth-error';
+export type TokenServerMode =
+  | 'ok'
+  | 'no-expires-in'
+  | 'error-500'
+  | 'garbage'
+  | 'hang'
+  | 'oauth-error'
+  /** 401 with a Basic challenge naming `invalid_client` in its parameters, no body. */
+  | 'challenge'
+  /** 401 with a bare Basic challenge and an error body far larger than any real one. */
+  | 'challenge-huge-body';
 
 export type TokenRequest = { headers: IncomingMessage['headers']; body: string };
 
@@ -71,6 +81,17 @@ export const startTokenServer = async (): Promise<Listening & TokenServerState> 
         return;
       case 'oauth-error':
         json(400, state.oauthError);
+        return;
+      case 'challenge':
+        res.writeHead(401, { 'www-authenticate': 'Basic realm="tokens", error="invalid_client"' });
+        res.end();
+        return;
+      case 'challenge-huge-body':
+        res.writeHead(401, {
+          'www-authenticate': 'Basic realm="tokens"',
+          'content-type': 'application/json',
+        });
+        res.end(JSON.stringify({ error: 'invalid_client', padding: 'x'.repeat(100_000) }));
         return;
       case 'no-expires-in':
         issue({});
