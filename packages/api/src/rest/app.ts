@@ -47,10 +47,10 @@ export const createApp = (options: AppOptions): RequestListener => {
   const budget = bodyBudget(options.rateLimitPerSecond > 0, deps.verifier.issuer);
   const app = expressApp(options, limit, budget);
   const proxy = options.proxy && proxyRoute(deps, options.proxy);
+  // Pages and bytes stay the router's (Express's own answers); their exact paths are still claimed, so that no
+  // later front route takes them.
   const jsonRead = (operation: AnyOperation) =>
-    operation.method === 'GET' && operation.produces === undefined
-      ? operationHandler(deps, operation)
-      : undefined;
+    operation.produces === undefined ? operationHandler(deps, operation) : undefined;
   return createFrontDoor({
     log: deps.log,
     clientAddress: clientAddressOf(options.trustedProxies),

@@ -6,6 +6,7 @@ import type { Caller } from '../services/context.ts';
 import { readEnvironment } from '../services/environment-access.ts';
 import { closeIfBodyUnread } from './close-unread.ts';
 import { type AppDeps, localsOf, serviceContext } from './context.ts';
+import { expressPath } from './paths.ts';
 import { sendProblem } from './problem-response.ts';
 
 export type ProxyHandler = (
@@ -72,7 +73,7 @@ export const proxyRoute =
  */
 export const mountProxy = (app: Express, deps: AppDeps, handle: ProxyHandler): void => {
   const route = proxyRoute(deps, handle);
-  app.all('/grafx/api/v1/environment/:environment/connectors/:connectorId/proxy', (req, res) =>
+  app.all(expressPath(PROXY_PATH), (req, res) =>
     route(req, res, req.params.environment as string, req.params.connectorId as string),
   );
 };
