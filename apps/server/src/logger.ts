@@ -31,5 +31,7 @@ export const createLogger = (level: string, destination?: DestinationStream): Lo
       transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname,service' } },
     });
   }
-  return pino(options);
+  // Asynchronous: a slow reader of the output (a full pipe) must not stall the event loop, and lines written while one
+  // write is under way go out together. pino writes what is left synchronously when the process exits.
+  return pino(options, pino.destination({ dest: 1, sync: false }));
 };

@@ -39,7 +39,10 @@ export const start = async (): Promise<void> => {
         url: platform.url,
         embedded: !config.databaseUrl,
       });
-      process.stdout.write(await banner(config, platform));
+      const text = await banner(config, platform);
+      // Log lines are written asynchronously (logger.ts): the ones before the banner land before it.
+      await new Promise<void>((resolve) => log.flush(() => resolve()));
+      process.stdout.write(text);
     });
   } catch (error) {
     await lock?.release();

@@ -76,9 +76,10 @@ export const mountDocuments = (
           logUnexpectedError(options.deps.log, ctx?.traceId, error.cause ?? error);
         }
       },
-      createContext: ({ res }) => {
+      createContext: ({ res, info }) => {
         const locals = res.locals as RequestLocals;
-        locals.callLog = [];
+        // Calls finish in any order; each is kept at its place in the batch (a call that never ran leaves a hole).
+        locals.callLog = new Array(info.calls.length);
         return {
           deps: options.deps,
           identity: locals.identity,

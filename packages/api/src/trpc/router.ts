@@ -23,7 +23,7 @@ export type TrpcContext = {
   traceId: string;
   /** The request body was scanned for escapes of U+0000 and surrogates and holds none (read-body.ts). */
   bodyTextChecked: boolean;
-  /** Each call's procedure and status, for its own log line (request-log.ts). */
+  /** Each call's procedure and status at its place in the batch, for its own log line (request-log.ts). */
   callLog: { path: string; status: number }[];
 };
 
@@ -113,7 +113,9 @@ export const buildTrpcRouter = <const Ops extends readonly (AnyOperation & { id:
     const procedure = t.procedure.input((value: unknown) => value);
     // A query's input comes from the URL, never scanned: only a mutation's body can be vouched for.
     const scanned = operation.method !== 'GET';
-    const run = async ({ ctx, input }: { ctx: TrpcContext; input: unknown }) => {
+    const run = async (opts: { ctx: TrpcContext; input: unknown; batchIndex?: number }) => {
+      const { ctx, input } = opts;
+      const place = opts.batchIndex ?? 0;
       try {
         const caller = authorize(operation, ctx.identity);
         const parsed = parseInput(operation, {
@@ -121,14 +123,14 @@ export const buildTrpcRouter = <const Ops extends readonly (AnyOperation & { id:
           bodyTextChecked: scanned && ctx.bodyTextChecked,
         });
         const output = await runOperation(ctx.deps, operation, caller, ctx.traceId, parsed);
-        ctx.callLog.push({ path: operation.id, status: 200 });
+        ctx.callLog[place] = { path: operation.id, status: 200 };
         if (operation.produces === 'application/octet-stream') {
           const { contentType, bytes } = output as BinaryAnswer;
           return { contentType, base64: Buffer.from(bytes).toString('base64') };
         }
         return output;
       } catch (error) {
-        ctx.callLog.push({ path: operation.id, status: classify(error).status });
+        ctx.callLog[place] = { path: operation.id, status: classify(error).status };
         throw toTRPCError(error);
       }
     };
