@@ -5,7 +5,8 @@
  * production. Through HTTP with that token, interleaved in rounds, medians:
  *   - the proxy route with a static key and with a cached OAuth token (client credentials) to a loopback target,
  *     at 8 and 32 connections, beside a direct call to the target and Debian's nginx (one worker, the same header
- *     injection) started here with its own prefix (skipped, with a note, when not installed);
+ *     injection) started here with its own prefix (skipped, with a note, when not installed), and a bare Node proxy
+ *     (Node's http server and an undici Pool, the same injection and nothing else: the floor of any proxy on Node);
  *   - the added latency over a direct call, timed per request (microseconds);
  *   - `GET .../connectors` and a template read of the environment API, the admin API's subscription read, each
  *     beside a bare Express handler answering the same bytes.
@@ -25,6 +26,7 @@ import { measureSequential } from '../../../packages/proxy/bench/sequential-late
 import { buildPrograms } from '../../../tools/build-for-tests.ts';
 import { startTestIssuer } from '../test/support/issuer.ts';
 import { listen, startTokenServer } from '../test/support/loopback-servers.ts';
+import { startBareNodeProxy } from './support/bare-node-proxy.ts';
 import { interleaved, type Run, type Scenario } from './support/load.ts';
 import { startNginx } from './support/nginx.ts';
 import { startBenchServer } from './support/server.ts';
@@ -43,6 +45,19 @@ const payload = JSON.stringify({
 // The bin runs dist/: bundled from the current sources first, so the bench never measures an old build.
 buildPrograms(new URL('../', import.meta.url))();
 const loadAtStart = loadavg()[0]!;
+
+/**
+ * The machine's own speed, to compare runs of different days: the same fixed loop of arithmetic, timed (ms). A shared
+ * machine's CPU can be a third slower one hour than the next; req/s figures move with it, ratios to anchors far less.
+ */
+const calibrate = (): number => {
+  const started = performance.now();
+  let sum = 0;
+  for (let i = 0; i < 200_000_000; i++) sum += i % 7;
+  if (sum < 0) throw new Error('unreachable: keeps the loop from being removed');
+  return Math.round(performance.now() - started);
+};
+const speedAtStart = calibrate();
 const figures: Figure[] = [];
 const notes: string[] = [];
 
@@ -59,6 +74,7 @@ const token = await issuer.sign({ sub: OWNER, roles: ['platform:read', 'platform
 const authorization = `Bearer ${token}`;
 const nginx = await startNginx(target.url, STATIC_KEY);
 if (typeof nginx === 'string') notes.push(`nginx skipped: ${nginx}`);
+const bareProxy = await startBareNodeProxy(target.url, STATIC_KEY);
 const bare = express();
 const bareServer = bare.listen(0, '127.0.0.1');
 await once(bareServer, 'listening');
@@ -150,7 +166,12 @@ const benchBackend = async (backend: TestBackend) => {
       url: oauthProxy,
       headers: proxied,
     };
-    const proxyScenarios = [direct, ...nginxScenario, staticScenario, oauthScenario];
+    const bareProxyScenario: Scenario = {
+      name: 'bare Node proxy',
+      url: `${bareProxy.url}/items`,
+      headers: {},
+    };
+    const proxyScenarios = [direct, ...nginxScenario, bareProxyScenario, staticScenario, oauthScenario];
 
     for (const connections of PROXY_CONNECTIONS) {
       const runs = await interleaved(proxyScenarios, connections, rounds, duration);
@@ -167,6 +188,17 @@ const benchBackend = async (backend: TestBackend) => {
           plain(`${label}: nginx, ${connections} connections`, nginxRun.requestsPerSecond, 'req/s'),
         );
       }
+      // No target: it tells how far below nginx Node's HTTP stack alone stands on this machine.
+      const bareRun = runs.get(bareProxyScenario.name)!;
+      const bareLabel = `${label}: bare Node proxy (http + undici, nothing else), ${connections} connections`;
+      figures.push(
+        nginxRun
+          ? compared(bareLabel, bareRun.requestsPerSecond, 'req/s', {
+              label: 'nginx',
+              value: nginxRun.requestsPerSecond,
+            })
+          : plain(bareLabel, bareRun.requestsPerSecond, 'req/s'),
+      );
       for (const scenario of [staticScenario, oauthScenario]) {
         const run = runs.get(scenario.name) as Run;
         const name = `${label}: ${scenario.name}, ${connections} connections`;
@@ -206,8 +238,8 @@ const benchBackend = async (backend: TestBackend) => {
       if (l.name === 'direct') continue;
       const added = (l.p50Us - directP50) / 1000;
       figures.push(
-        l.name === 'nginx'
-          ? plain(`${label}: nginx, added p50 over a direct call`, added, 'ms')
+        l.name === 'nginx' || l.name === bareProxyScenario.name
+          ? plain(`${label}: ${l.name}, added p50 over a direct call`, added, 'ms')
           : {
               ...compared(`${label}: ${l.name}, added p50 over a direct call`, added, 'ms', {
                 label: 'direct p50 (ms)',
@@ -312,14 +344,17 @@ try {
   for (const backend of await testBackends()) await benchBackend(backend);
 } finally {
   if (typeof nginx !== 'string') await nginx.stop();
+  await bareProxy.stop();
   bareServer.close();
   await Promise.all([target.close(), tokenServer.close(), issuer.close()]);
 }
 
 const loadAtEnd = loadavg()[0]!;
+const speedAtEnd = calibrate();
 const cores = availableParallelism();
 notes.push(
   `One process each. Load average ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end on ${cores} cores; ${rounds} interleaved rounds of ${duration} s, medians.`,
+  `Machine speed: a fixed loop of 200 million additions took ${speedAtStart} ms at the start and ${speedAtEnd} ms at the end (lower is faster); compare it before comparing req/s across runs.`,
 );
 // The load generator, the target and nginx run on the same cores: with other work there, the figures prove the
 // bench runs and compare what shares a run, not what the platform can do. Only the load at the start tells of

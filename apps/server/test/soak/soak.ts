@@ -17,6 +17,7 @@ import { testBackends } from '@platform/store/testing';
 import { ENV_DEV, ENV_PROD, fixture, SUB_A, USERS } from '../support/fixture.ts';
 import { startTestIssuer } from '../support/issuer.ts';
 import { startServerChild } from '../support/server-child.ts';
+import { publishStaticKeyConnector } from '../support/static-connector.ts';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const WARMUP = Number(process.env.SOAK_WARMUP_SECONDS ?? Math.min(60, SECONDS / 5));
@@ -47,24 +48,10 @@ const server = await startServerChild({ dataDir, databaseUrl, issuerUrl: issuer.
 const owner = `Bearer ${await issuer.sign({ sub: USERS.owner, roles: ['platform:read', 'platform:write'] })}`;
 const ingest = `Bearer ${await issuer.sign({ sub: 'ingest|soak', roles: ['platform:ingest'], expiresIn: 7200 })}`;
 const base = `${server.url}/grafx/api/v1/environment/acme-prod`;
-const connector = (await (
-  await fetch(`${base}/connectors`, {
-    method: 'POST',
-    headers: { authorization: owner, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Soak',
-      version: '1.0.0',
-      type: 'data',
-      script: 'export default class Connector {}',
-      allowedDomains: ['127.0.0.1'],
-      supportedAuth: ['staticKey'],
-    }),
-  })
-).json()) as { id: string };
-await fetch(`${base}/connectors/${connector.id}/auth/static`, {
-  method: 'PUT',
-  headers: { authorization: owner, 'content-type': 'application/json' },
-  body: JSON.stringify({ usage: 'browser', key: 'X-Api-Key', value: 'soak-secret' }),
+const connectorId = await publishStaticKeyConnector(base, owner, {
+  name: 'Soak',
+  key: 'X-Api-Key',
+  value: 'soak-secret',
 });
 
 // The owner token must outlive the run: a fresh one every 5 minutes.
@@ -110,7 +97,7 @@ const nextCall = (): Call => {
     return {
       kind: 'proxy',
       request: () =>
-        fetch(`${base}/connectors/${connector.id}/proxy`, {
+        fetch(`${base}/connectors/${connectorId}/proxy`, {
           headers: { authorization: reader, 'x-grafx-proxy-external-url': `${targetUrl}/items?n=${n}` },
         }),
     };
