@@ -14,6 +14,14 @@ export type ConnectionGuardOptions = {
 /** What the server is waiting for on a connection. */
 type Phase = 'head' | 'body' | 'server' | 'keep-alive';
 
+type ConnectionState = {
+  phase: Phase;
+  arm(): void;
+  request?: IncomingMessage;
+  /** Whether this connection's bytes are watched one by one (a request body was read on it). */
+  watched: boolean;
+};
+
 /** IPv4 clients of a dual-stack listener show as `::ffff:a.b.c.d`. */
 export const clientAddress = (socket: Socket): string => {
   const address = socket.remoteAddress ?? '';
@@ -27,18 +35,23 @@ export const isTrusted = (trusted: BlockList, address: string): boolean => {
 
 /**
  * Connection hygiene on one listener (docs/configuration.md, "Connections"), with a timer of each connection's own
- * rather than Node's periodic sweep, so that silence is cut within milliseconds of the setting, whatever the load:
+ * rather than Node's periodic sweep, so that a limit holds within milliseconds of the setting, whatever the load:
  *
- * - While the server waits for the client (a request head, a request body that is being read) and nothing arrives
- *   for `idleTimeoutMs`, the connection is closed: a missing head is answered 408 first. While the server works
- *   (or has stopped reading a body it is not ready for), silence is not the client's; between requests a keep-alive
- *   connection is Node's `keepAliveTimeout`.
+ * - A new connection that has not sent a whole request head `idleTimeoutMs` after it opened is closed (answered 408).
+ * - While the server reads a request body and nothing arrives for `idleTimeoutMs`, the connection is closed. While
+ *   the server works (or has stopped reading a body it is not ready for), silence is not the client's; between
+ *   requests a keep-alive connection is Node's `keepAliveTimeout`, and the head of a later request on it Node's
+ *   `headersTimeout` (connectionSettings in platform.ts).
  * - One client address holds at most `perClient` connections: one more is answered 429 with `Retry-After` and
  *   closed at once, so that one client cannot take every slot of MAX_CONNECTIONS from the others.
+ *
+ * Bytes are watched (a `data` listener on the socket) only once a request body is read on the connection: such a
+ * listener moves every later byte of the connection from Node's native HTTP parser to JavaScript (Node "unconsumes"
+ * the socket), which cost a twentieth of every proxied GET's CPU when every connection had one.
  */
 export const guardConnections = (server: Server, options: ConnectionGuardOptions): void => {
   const open = new Map<string, number>();
-  const phases = new WeakMap<Socket, { phase: Phase; arm(): void; request?: IncomingMessage }>();
+  const states = new WeakMap<Socket, ConnectionState>();
 
   server.on('connection', (socket: Socket) => {
     const address = clientAddress(socket);
@@ -61,14 +74,15 @@ export const guardConnections = (server: Server, options: ConnectionGuardOptions
       });
     }
 
-    // One timer per connection, restarted in place on every chunk (no new timer object per request).
+    // One timer per connection, restarted in place (no new timer object per request).
     const timer = setTimeout(() => silent(), options.idleTimeoutMs);
     timer.unref();
-    const state: { phase: Phase; arm(): void; request?: IncomingMessage } = {
+    const state: ConnectionState = {
       phase: 'head',
       arm: () => {
         timer.refresh();
       },
+      watched: false,
     };
     const silent = () => {
       if (state.phase === 'head') {
@@ -91,17 +105,12 @@ export const guardConnections = (server: Server, options: ConnectionGuardOptions
       }
       socket.destroy();
     };
-    phases.set(socket, state);
-    socket.on('data', () => {
-      if (state.phase === 'keep-alive') state.phase = 'head';
-      if (state.phase === 'head' || state.phase === 'body') state.arm();
-    });
+    states.set(socket, state);
     socket.once('close', () => clearTimeout(timer));
-    state.arm();
   });
 
   server.on('request', (req: IncomingMessage, res) => {
-    const state = phases.get(req.socket);
+    const state = states.get(req.socket);
     if (!state) return;
     state.request = req;
     // Whether a body is to come is known from the head: `complete` only turns true once the parser has seen the end.
@@ -109,11 +118,19 @@ export const guardConnections = (server: Server, options: ConnectionGuardOptions
     const bodyExpected =
       req.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0);
     state.phase = bodyExpected && !req.complete ? 'body' : 'server';
-    if (state.phase === 'body') state.arm();
+    if (state.phase === 'body') {
+      if (!state.watched) {
+        state.watched = true;
+        req.socket.on('data', () => {
+          if (state.phase === 'body') state.arm();
+        });
+      }
+      state.arm();
+    }
     res.on('finish', answered);
   });
   function answered(this: ServerResponse) {
-    const state = phases.get(this.req.socket);
+    const state = states.get(this.req.socket);
     if (!state) return;
     state.phase = 'keep-alive';
     state.request = undefined;

@@ -366,15 +366,17 @@ const refuseEveryToken = (issuer: string): TokenVerifier => ({
 });
 
 /**
- * Connection hygiene (docs/configuration.md). Silence of the client is cut by connection-guard.ts, a timer per
- * connection; Node's own headers deadline (checked by a periodic sweep, late under load) stays only as a backstop.
- * A whole request must arrive within the request timeout. Keep-alive between requests is 65 s, above common load
- * balancers' 60 s, so that a balancer never sends on a connection the server is closing.
+ * Connection hygiene (docs/configuration.md). A new connection's head and a request body's silence are cut by
+ * connection-guard.ts, a timer per connection; Node's own headers deadline bounds the head of every later request on
+ * a keep-alive connection (from its first byte), checked by Node's sweep every second. A whole request must arrive
+ * within the request timeout. Keep-alive between requests is 65 s, above common load balancers' 60 s, so that a
+ * balancer never sends on a connection the server is closing.
  */
 export const connectionSettings = (config: Pick<Config, 'idleTimeoutMs' | 'requestTimeoutMs'>) => ({
   keepAliveTimeout: 65_000,
   headersTimeout: Math.min(config.requestTimeoutMs, config.idleTimeoutMs + 5000),
   requestTimeout: config.requestTimeoutMs,
+  connectionsCheckingInterval: 1000,
 });
 
 /**

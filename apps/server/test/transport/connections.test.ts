@@ -94,6 +94,41 @@ const closedAfter = (url: string, act: (socket: Socket) => void, waitMs: number)
     });
   });
 
+/** Writes `text` one byte every `everyMs` until the socket closes. */
+const dribble = (socket: Socket, text: string, everyMs: number) => {
+  let at = 0;
+  const timer = setInterval(() => {
+    if (socket.destroyed || at >= text.length) clearInterval(timer);
+    else socket.write(text[at++] as string);
+  }, everyMs);
+  socket.on('close', () => clearInterval(timer));
+};
+
+/** A connection on which requests are written and answers counted; `answers(n)` waits until n have come. */
+const conversation = (url: string) => {
+  const socket = connect(Number(new URL(url).port), '127.0.0.1');
+  const state = { received: '', closedAt: undefined as number | undefined };
+  socket.on('data', (data: Buffer) => {
+    state.received += data.toString('latin1');
+  });
+  socket.on('error', () => {});
+  socket.on('close', () => {
+    state.closedAt = performance.now();
+  });
+  const answers = async (count: number) => {
+    const deadline = Date.now() + 5000;
+    while (
+      (state.received.match(/HTTP\/1\.1 /g) ?? []).length < count &&
+      state.closedAt === undefined &&
+      Date.now() < deadline
+    ) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return (state.received.match(/HTTP\/1\.1 \d+/g) ?? []).map((line) => line.slice(9));
+  };
+  return { socket, state, answers };
+};
+
 describe('connections of a platform-server process', () => {
   let issuer: TestIssuer;
   let dataDir: string;
@@ -195,6 +230,60 @@ describe('connections of a platform-server process', () => {
     );
     expect(stalled).toBeDefined();
     expect(stalled).toBeLessThan(2500);
+  });
+
+  it('answers 408 to a new connection whose head is not whole at the idle timeout, however it dribbles', async () => {
+    // A byte every 100 ms: never silent for the idle timeout (1 s), never a whole head within it either.
+    const dribbled = await closedAfter(
+      server.url,
+      (socket) =>
+        dribble(socket, `GET /api/ping HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(100)}\r\n\r\n`, 100),
+      5000,
+    );
+    expect(dribbled).toBeDefined();
+    expect(dribbled).toBeLessThan(1500);
+  });
+
+  it('bounds the head of a later request on a keep-alive connection by the headers timeout (idle + 5 s)', async () => {
+    const { socket, state, answers } = conversation(server.url);
+    socket.write('GET /api/ping HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(await answers(1)).toEqual(['200']);
+    const started = performance.now();
+    dribble(socket, `GET /api/ping HTTP/1.1\r\nHost: x\r\nX-Slow: ${'a'.repeat(200)}\r\n\r\n`, 100);
+    while (state.closedAt === undefined && performance.now() - started < 12_000) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(state.closedAt).toBeDefined();
+    // 6 s after its first byte, seen by Node's sweep within a second.
+    expect((state.closedAt ?? 0) - started).toBeGreaterThan(5000);
+    expect((state.closedAt ?? 0) - started).toBeLessThan(8500);
+    expect(await answers(2)).toEqual(['200', '408']);
+  }, 15_000);
+
+  it('serves requests with and without bodies on one connection, and cuts a later body that stalls', async () => {
+    const token = await issuer.sign({ sub: 'auth0|writer', roles: ['platform:read', 'platform:write'] });
+    const { socket, state, answers } = conversation(server.url);
+    const put = (body: string, length = body.length) =>
+      'PUT /api/v1/subscriptions/0a1b2c3d-0000-4000-8000-00000000000a/external-idp-domains HTTP/1.1\r\n' +
+      `Host: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n${body}`;
+    // A bodiless request first (Node's own parser reads the connection), then a body, then bodiless again.
+    socket.write('GET /api/ping HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(await answers(1)).toHaveLength(1);
+    socket.write(put('[]'));
+    expect(await answers(2)).toHaveLength(2);
+    socket.write('GET /api/ping HTTP/1.1\r\nHost: x\r\n\r\n');
+    const three = await answers(3);
+    expect(three[0]).toBe('200');
+    expect(three[2]).toBe('200');
+    // The PUT was answered on its merits (the subscription is not this user's), not cut.
+    expect(three[1]).not.toBe('408');
+    const stalledAt = performance.now();
+    socket.write(put('["a', 100));
+    while (state.closedAt === undefined && performance.now() - stalledAt < 5000) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(state.closedAt).toBeDefined();
+    expect((state.closedAt ?? 0) - stalledAt).toBeLessThan(2500);
   });
 
   it('keeps an idle keep-alive connection of a client that finished its request', async () => {
