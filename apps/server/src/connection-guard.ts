@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { BlockList, isIP, type Socket } from 'node:net';
+import { announcesBody } from '@platform/api';
 import { answerRaw } from './raw-answer.ts';
 
 export type ConnectionGuardOptions = {
@@ -114,10 +115,7 @@ export const guardConnections = (server: Server, options: ConnectionGuardOptions
     if (!state) return;
     state.request = req;
     // Whether a body is to come is known from the head: `complete` only turns true once the parser has seen the end.
-    const length = req.headers['content-length'];
-    const bodyExpected =
-      req.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0);
-    state.phase = bodyExpected && !req.complete ? 'body' : 'server';
+    state.phase = announcesBody(req) && !req.complete ? 'body' : 'server';
     if (state.phase === 'body') {
       if (!state.watched) {
         state.watched = true;

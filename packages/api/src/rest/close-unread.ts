@@ -22,7 +22,8 @@ export const closeIfBodyUnread = (req: IncomingMessage, res: ServerResponse): vo
   };
 };
 
-const announcesBody = (req: IncomingMessage): boolean => {
+/** Whether the head announces a body (RFC 9112 §6.3): a Transfer-Encoding, or a Content-Length other than 0. */
+export const announcesBody = (req: IncomingMessage): boolean => {
   const length = req.headers['content-length'];
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) !== 0);
 };
