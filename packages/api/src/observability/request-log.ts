@@ -2,9 +2,6 @@ import type { ServerResponse } from 'node:http';
 import pino, { type DestinationStream, type Level, type Logger } from 'pino';
 import type { LocalsResponse } from '../rest/context.ts';
 
-/** pino's own numbers for the three levels a request line takes. */
-const LEVEL_VALUES: Record<'info' | 'warn' | 'error', number> = { info: 30, warn: 40, error: 50 };
-
 /**
  * One JSON line per request, when it ends: method, path, path template (`route`), status, duration, user id and
  * traceId. Headers, query strings and bodies are never logged, so no token, code or secret can reach a line.
@@ -39,7 +36,7 @@ export const requestLog = (logger: Logger): ((res: ServerResponse) => void) => {
     const durationMs = Math.round((performance.now() - locals.startedAt) * 10) / 10;
     const userId = (locals.caller ?? locals.identity?.caller)?.userId;
     destination.write(
-      `{"level":${LEVEL_VALUES[level as keyof typeof LEVEL_VALUES]},"time":${Date.now()}${bindings}` +
+      `{"level":${logger.levels.values[level]},"time":${Date.now()}${bindings}` +
         `,"req":{"method":${JSON.stringify(method)},"path":${JSON.stringify(path)}},"res":{"status":${status}}` +
         `,"durationMs":${durationMs},"route":${JSON.stringify(route)}` +
         (userId ? `,"userId":${JSON.stringify(userId)}` : '') +
