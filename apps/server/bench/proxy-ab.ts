@@ -10,8 +10,7 @@
  * BENCH_DURATION (s, 5), BENCH_ROUNDS (5), BENCH_CONNECTIONS (32); DATABASE_URL for PostgreSQL (both builds use it).
  * Not part of `npm run bench`: it compares builds, not the product with its anchors.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +18,7 @@ import autocannon from 'autocannon';
 import { startTestIssuer } from '../test/support/issuer.ts';
 import { listen } from '../test/support/loopback-servers.ts';
 import { publishStaticKeyConnector } from '../test/support/static-connector.ts';
+import { type BenchServer, startBenchServer } from './support/server.ts';
 
 const app = fileURLToPath(new URL('../', import.meta.url));
 const [first, second] = process.argv.slice(2);
@@ -50,15 +50,12 @@ const target = await listen((_req, res) => {
 target.server.keepAliveTimeout = 5_000;
 const issuer = await startTestIssuer();
 const authorization = `Bearer ${await issuer.sign({ sub: 'demo|owner', roles: ['platform:read', 'platform:write'], expiresIn: 3600 })}`;
-const servers: { child: ChildProcess; dataDir: string }[] = [];
+const servers: { server: BenchServer; dataDir: string }[] = [];
 
 /** `platform-server start` of one build on core 1, on a data folder of its own with the demo data. */
 const startBuild = async (build: string): Promise<string> => {
   const dataDir = await mkdtemp(join(tmpdir(), 'proxy-ab-'));
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    PORT: '0',
-    HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     AUTH_ISSUER: issuer.url,
     DEMO_DATA: 'true',
@@ -69,24 +66,12 @@ const startBuild = async (build: string): Promise<string> => {
       ? { DATABASE_URL: process.env.DATABASE_URL, SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') }
       : {}),
   };
-  const bin = join(resolve(build), 'bin', 'platform-server.js');
-  const child = spawn('taskset', ['-c', '1', process.execPath, bin, 'start'], {
-    env,
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const server = await startBenchServer(env, {
+    bin: join(resolve(build), 'bin', 'platform-server.js'),
+    cpu: 1,
   });
-  servers.push({ child, dataDir });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${bin} exited with ${child.exitCode}`);
-    try {
-      const announced = JSON.parse(await readFile(join(dataDir, 'server.json'), 'utf8')) as { url: string };
-      if ((await fetch(`${announced.url}/api/ping`)).ok) return announced.url;
-    } catch {
-      // not announced or not answering yet
-    }
-    if (Date.now() > deadline) throw new Error(`${bin} did not start within 60 s`);
-    await new Promise((done) => setTimeout(done, 100));
-  }
+  servers.push({ server, dataDir });
+  return server.url;
 };
 
 /** A static-key connector on the server at `url`; its proxy route, checked once. */
@@ -128,9 +113,10 @@ try {
     `B/A, median of ${rounds}: ${median(ratios).toFixed(3)} (above 1: B spends less CPU per request)`,
   );
 } finally {
-  for (const { child } of servers) child.kill('SIGTERM');
-  await new Promise((done) => setTimeout(done, 500));
-  for (const { dataDir } of servers) await rm(dataDir, { recursive: true, force: true });
+  for (const { server, dataDir } of servers) {
+    await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
   await Promise.all([target.close(), issuer.close()]);
 }
 process.exit(0);

@@ -188,7 +188,7 @@ const benchBackend = async (backend: TestBackend) => {
           plain(`${label}: nginx, ${connections} connections`, nginxRun.requestsPerSecond, 'req/s'),
         );
       }
-      // No target: it tells how far below nginx Node's HTTP stack alone stands on this machine.
+      // An anchor with no target of its own: how far below nginx Node's HTTP stack alone stands on this machine.
       const bareRun = runs.get(bareProxyScenario.name)!;
       const bareLabel = `${label}: bare Node proxy (http + undici, nothing else), ${connections} connections`;
       figures.push(

@@ -13,16 +13,28 @@ export type BenchServer = { url: string; pid: number; stop(): Promise<void> };
  * of its own so that its CPU is its own and `--cpu-prof` can profile it (BENCH_CPU_PROF=folder). Its log lines go
  * to /dev/null, written as they would be to a terminal.
  */
-export const startBenchServer = async (env: Record<string, string>): Promise<BenchServer> => {
+export const startBenchServer = async (
+  env: Record<string, string>,
+  options: {
+    /** Another build's `bin/platform-server.js` (bench:proxy-ab); this package's by default. */
+    bin?: string;
+    /** Runs it on this core alone (`taskset`). */
+    cpu?: number;
+  } = {},
+): Promise<BenchServer> => {
   const profile = process.env.BENCH_CPU_PROF;
-  const child = spawn(
+  const node = [
     process.execPath,
-    [...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []), bin, 'start'],
-    {
-      env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    },
-  );
+    ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+    options.bin ?? bin,
+    'start',
+  ];
+  const [command, ...args] =
+    options.cpu === undefined ? node : ['taskset', '-c', String(options.cpu), ...node];
+  const child = spawn(command as string, args, {
+    env: { PATH: process.env.PATH ?? '', PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const errors: string[] = [];
   child.stderr?.on('data', (chunk: Buffer) => errors.push(chunk.toString()));
   const exited = once(child, 'exit');
