@@ -1,4 +1,5 @@
-import autocannon from 'autocannon';
+import { once as onceEvent } from 'node:events';
+import { Worker } from 'node:worker_threads';
 
 export type Scenario = { name: string; url: string; headers: Record<string, string> };
 export type Run = { requestsPerSecond: number; p50Ms: number; p99Ms: number };
@@ -9,24 +10,22 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-/** One autocannon run; an error or an answer other than 2xx makes the whole bench fail rather than flatter it. */
+/**
+ * One autocannon run in a worker thread (load-worker.mjs), off this process's event loop, which serves the loopback
+ * target; latencies timed per answer to the microsecond. An error or an answer other than 2xx makes the whole bench
+ * fail rather than flatter it.
+ */
 const once = async (scenario: Scenario, connections: number, duration: number): Promise<Run> => {
-  // The load generator runs in a worker thread, off this process's event loop (which serves the loopback target).
-  const result = await autocannon({
-    url: scenario.url,
-    headers: scenario.headers,
-    connections,
-    duration,
-    workers: 1,
+  const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), {
+    workerData: { url: scenario.url, headers: scenario.headers, connections, duration },
   });
-  if (result.errors > 0 || result.non2xx > 0) {
-    throw new Error(`${scenario.name}: ${result.errors} errors, ${result.non2xx} answers other than 2xx`);
+  const [result] = (await onceEvent(worker, 'message')) as [Run & { failures: number }];
+  await worker.terminate();
+  if (result.failures > 0) {
+    throw new Error(`${scenario.name}: ${result.failures} errors or answers other than 2xx`);
   }
-  return {
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-  };
+  const { requestsPerSecond, p50Ms, p99Ms } = result;
+  return { requestsPerSecond, p50Ms, p99Ms };
 };
 
 /**
@@ -56,7 +55,7 @@ export const interleaved = async (
     };
     medians.set(name, run);
     console.info(
-      `  ${connections} conn  ${name.padEnd(34)} ${String(run.requestsPerSecond).padStart(7)} req/s  p50 ${run.p50Ms} ms  p99 ${run.p99Ms} ms`,
+      `  ${connections} conn  ${name.padEnd(34)} ${String(run.requestsPerSecond).padStart(7)} req/s  p50 ${run.p50Ms.toFixed(2)} ms  p99 ${run.p99Ms.toFixed(2)} ms`,
     );
   }
   return medians;
