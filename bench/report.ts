@@ -65,9 +65,11 @@ const ratioOf = (figure: Figure, anchor: Anchor | undefined) => {
  */
 const writtenAt = async (path: string): Promise<string> => {
   try {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: resultsDir, encoding: 'utf8' }).trim();
+    const git = (...args: string[]) =>
+      execFileSync('git', args, { cwd: resultsDir, encoding: 'utf8' }).trim();
     const committed = git('log', '-1', '--format=%cI', '--', path);
-    if (committed && git('status', '--porcelain', '--', path) === '') return new Date(committed).toISOString();
+    if (committed && git('status', '--porcelain', '--', path) === '')
+      return new Date(committed).toISOString();
   } catch {
     // not a git checkout, or no git: the file's time is all there is
   }
@@ -115,7 +117,7 @@ const lines: string[] = [
   '',
   'Each figure stands beside its anchor, measured in the same run on the same machine; the ratio is figure ÷ anchor.',
   'Sections measured on other days may come from another machine of the same size: compare a figure with the anchors',
-  'of its own section, not with another section\'s.',
+  "of its own section, not with another section's.",
   '',
 ];
 

@@ -1,4 +1,5 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { type CounterSeries, type HistogramSeries, SeriesCounter, SeriesHistogram } from '@platform/metrics';
+import { Registry } from 'prom-client';
 import { statusClass } from './status-class.ts';
 
 /**
@@ -34,22 +35,26 @@ const UPSTREAM_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.
 const CONNECTOR_METRICS = new Set([TOKEN_REQUESTS.name, TOKEN_CACHE.name, UPSTREAM.name]);
 
 type Family = {
-  tokenRequests: Counter<string>;
-  tokenCache: Counter<string>;
-  upstream: Histogram<string>;
+  tokenRequests: SeriesCounter;
+  tokenCache: SeriesCounter;
+  upstream: SeriesHistogram;
 };
 
 /** The three metrics on `registry`, with a `connector` label or without one. */
 const family = (registry: Registry, byConnector: boolean): Family => {
   const connector = byConnector ? ['connector'] : [];
   return {
-    tokenRequests: new Counter({
+    tokenRequests: new SeriesCounter({
       ...TOKEN_REQUESTS,
       labelNames: [...connector, 'grant', 'outcome'],
       registers: [registry],
     }),
-    tokenCache: new Counter({ ...TOKEN_CACHE, labelNames: [...connector, 'result'], registers: [registry] }),
-    upstream: new Histogram({
+    tokenCache: new SeriesCounter({
+      ...TOKEN_CACHE,
+      labelNames: [...connector, 'result'],
+      registers: [registry],
+    }),
+    upstream: new SeriesHistogram({
       ...UPSTREAM,
       labelNames: [...connector, 'status_class'],
       buckets: UPSTREAM_BUCKETS,
@@ -75,7 +80,7 @@ const familiesOf = (registry: Registry) => {
   return found;
 };
 
-type Child = { inc(): void } | { observe(value: number): void };
+type Child = CounterSeries | HistogramSeries;
 
 /** Proxies created on one registry (tests, several mounts) share its metrics and its connector places. */
 const recorders = new WeakMap<Registry, ProxyMetrics>();
@@ -124,10 +129,10 @@ export const createProxyMetrics = (registry: Registry): ProxyMetrics => {
         connectorId,
         `r ${grant} ${outcome}`,
         (connector) => ({
-          child: byConnector.tokenRequests.labels({ connector, grant, outcome }),
+          child: byConnector.tokenRequests.series({ connector, grant, outcome }),
           remove: () => byConnector.tokenRequests.remove({ connector, grant, outcome }),
         }),
-        () => summed.tokenRequests.labels({ grant, outcome }),
+        () => summed.tokenRequests.series({ grant, outcome }),
       );
       own.inc();
       total.inc();
@@ -137,10 +142,10 @@ export const createProxyMetrics = (registry: Registry): ProxyMetrics => {
         connectorId,
         `c ${result}`,
         (connector) => ({
-          child: byConnector.tokenCache.labels({ connector, result }),
+          child: byConnector.tokenCache.series({ connector, result }),
           remove: () => byConnector.tokenCache.remove({ connector, result }),
         }),
-        () => summed.tokenCache.labels({ result }),
+        () => summed.tokenCache.series({ result }),
       );
       own.inc();
       total.inc();
@@ -151,10 +156,10 @@ export const createProxyMetrics = (registry: Registry): ProxyMetrics => {
         connectorId,
         `u ${status_class}`,
         (connector) => ({
-          child: byConnector.upstream.labels({ connector, status_class }),
+          child: byConnector.upstream.series({ connector, status_class }),
           remove: () => byConnector.upstream.remove({ connector, status_class }),
         }),
-        () => summed.upstream.labels({ status_class }),
+        () => summed.upstream.series({ status_class }),
       );
       own.observe(seconds);
       total.observe(seconds);

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { Counter, collectDefaultMetrics, Histogram, type Registry } from 'prom-client';
+import { type CounterSeries, type HistogramSeries, SeriesCounter, SeriesHistogram } from '@platform/metrics';
+import { collectDefaultMetrics, type Registry } from 'prom-client';
 import type { LocalsResponse } from '../rest/context.ts';
 
 /** A status outside 100–599 (a proxied target's 600–999) is `other`: no peer adds series by inventing statuses. */
@@ -11,30 +12,28 @@ const statusLabel = (status: number) => (status >= 100 && status <= 599 ? String
  */
 export const httpMetrics = (registry: Registry): ((res: ServerResponse) => void) => {
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
+  const requests = new SeriesCounter({
     name: 'http_requests_total',
     help: 'HTTP requests by method, route template and status',
     labelNames: ['method', 'route', 'status'],
     registers: [registry],
   });
-  const duration = new Histogram({
+  const duration = new SeriesHistogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency by method, route template and status',
     labelNames: ['method', 'route', 'status'],
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  // The children bound to each label set, found by one string key: prom-client would otherwise hash the label
-  // object twice per request. As bounded as the label sets themselves (method, route template, status).
-  const children = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
+  // The series of each label set, found by one string key and bound once (@platform/metrics: a prom-client child
+  // hashes its label object on every update). As bounded as the label sets themselves (method, route template, status).
+  const children = new Map<string, { counter: CounterSeries; histogram: HistogramSeries }>();
   const childrenOf = (method: string, route: string, status: number) => {
     const key = `${method} ${route} ${status}`;
     let bound = children.get(key);
     if (!bound) {
       const labels = { method, route, status: statusLabel(status) };
-      const counter = requests.labels(labels);
-      const histogram = duration.labels(labels);
-      bound = { count: () => counter.inc(), observe: (seconds) => histogram.observe(seconds) };
+      bound = { counter: requests.series(labels), histogram: duration.series(labels) };
       children.set(key, bound);
     }
     return bound;
@@ -43,8 +42,8 @@ export const httpMetrics = (registry: Registry): ((res: ServerResponse) => void)
   function finished(this: LocalsResponse) {
     const locals = this.locals;
     const bound = childrenOf(this.req.method ?? '', locals.route ?? 'unmatched', this.statusCode);
-    bound.count();
-    bound.observe((performance.now() - locals.startedAt) / 1000);
+    bound.counter.inc();
+    bound.histogram.observe((performance.now() - locals.startedAt) / 1000);
   }
   return (res) => {
     res.on('finish', finished);
