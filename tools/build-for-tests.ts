@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 export const buildPrograms =
   (...packageDirs: URL[]) =>
   (): void => {
+    // `npm test` (tools/test-all.mjs) builds them once before its two lanes run side by side, so that no suite
+    // rebuilds a bin while another suite runs or packs it.
+    if (process.env.TEST_PROGRAMS_BUILT === '1') return;
     for (const dir of packageDirs) {
       execFileSync('npm', ['run', '--silent', 'build'], { cwd: fileURLToPath(dir), stdio: 'inherit' });
     }

@@ -13,6 +13,19 @@ const turbo = (...args) =>
     child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 
+// Suites in both lanes start the server's and connector-cli's bins, and their global setups rebuild those first
+// (tools/build-for-tests.ts: delete dist/, bundle again). One lane's rebuild under the other lane's feet (the
+// packaging test packing connector-cli's dist/ while the cli suite rebuilt it) failed a run. So they are built once
+// here, before either lane starts, and the setups are told so.
+const built = await new Promise((resolve) => {
+  const child = spawn('npm', ['run', '--silent', 'build', '-w', '@platform/cli', '-w', '@platform/server'], {
+    stdio: 'inherit',
+  });
+  child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+});
+if (built !== 0) process.exit(built);
+process.env.TEST_PROGRAMS_BUILT = '1';
+
 const codes = await Promise.all([
   turbo('--filter=@platform/server'),
   turbo('--filter=!@platform/server', '--concurrency=1'),
