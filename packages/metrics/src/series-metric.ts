@@ -37,6 +37,8 @@ export abstract class SeriesMetric<State> {
     this.name = config.name;
     this.help = config.help;
     this.#labelNames = config.labelNames;
+    // prom-client's type for `registerMetric` names its own Metric class; what the registry reads of a metric is
+    // `name`, `type`, `get`/`getForPromString` and `reset`, all here.
     for (const registry of config.registers) registry.registerMetric(this as never);
   }
 
