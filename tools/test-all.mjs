@@ -4,13 +4,43 @@
  * processes, timers and sockets) from the first second, and the other packages one after another beside it. One
  * lane for everything took half again as long; more lanes than the machine's two cores would put the suites'
  * timing checks at risk. Exits with the first failing lane's code, after both have ended.
+ *
+ * The lanes' output is interleaved as it comes, so a failure of the lane that ends first would sit far above the
+ * end of the log, where CI systems that keep only the tail never show it. Each failing lane's failures are
+ * therefore printed again, last, under a heading naming the lane.
  */
 import { spawn } from 'node:child_process';
 
-const turbo = (...args) =>
+/** Lines that name a failed test or task in vitest's, Deno's, turbo's and npm's output. */
+const FAILURE = /\bFAIL\b|\bFAILED\b|Failed:|ERR!/;
+const KEPT = 200;
+/** vitest ends a failing run with each failure's assertion and stack, and turbo stops the lane right after. */
+const TAIL = 150;
+
+// Colour codes would make the repeated lines hard to read in a plain log; the live output keeps them.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching ANSI escape sequences is the point
+const plain = (line) => line.replace(/\u001b\[[0-9;]*m/g, '');
+
+const turbo = (name, ...args) =>
   new Promise((resolve) => {
-    const child = spawn('npx', ['turbo', 'run', 'test', ...args], { stdio: 'inherit' });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    const child = spawn('npx', ['turbo', 'run', 'test', ...args], { stdio: ['inherit', 'pipe', 'pipe'] });
+    const kept = [];
+    const tail = [];
+    const partial = new Map();
+    const take = (chunk, into) => {
+      into.write(chunk);
+      const lines = ((partial.get(into) ?? '') + chunk.toString()).split('\n');
+      partial.set(into, lines.pop() ?? '');
+      for (const raw of lines) {
+        const line = plain(raw);
+        tail.push(line);
+        if (tail.length > TAIL) tail.shift();
+        if (kept.length < KEPT && FAILURE.test(line)) kept.push(line);
+      }
+    };
+    child.stdout.on('data', (chunk) => take(chunk, process.stdout));
+    child.stderr.on('data', (chunk) => take(chunk, process.stderr));
+    child.on('close', (code, signal) => resolve({ name, code: code ?? (signal ? 1 : 0), kept, tail }));
   });
 
 // Suites in both lanes start the server's and connector-cli's bins, and their global setups rebuild those first
@@ -26,8 +56,17 @@ const built = await new Promise((resolve) => {
 if (built !== 0) process.exit(built);
 process.env.TEST_PROGRAMS_BUILT = '1';
 
-const codes = await Promise.all([
-  turbo('--filter=@platform/server'),
-  turbo('--filter=!@platform/server', '--concurrency=1'),
+const lanes = await Promise.all([
+  turbo('the server', '--filter=@platform/server'),
+  turbo('the other packages', '--filter=!@platform/server', '--concurrency=1'),
 ]);
-process.exit(codes.find((code) => code !== 0) ?? 0);
+for (const lane of lanes) {
+  if (lane.code === 0) continue;
+  console.error(
+    `\n=== the lane of ${lane.name} failed (exit ${lane.code}); its failure lines, then its last lines ===`,
+  );
+  console.error(lane.kept.join('\n'));
+  console.error('--- last lines ---');
+  console.error(lane.tail.join('\n'));
+}
+process.exit(lanes.find((lane) => lane.code !== 0)?.code ?? 0);
