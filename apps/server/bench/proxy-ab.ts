@@ -8,6 +8,8 @@
  * loopback target. A build is a folder holding `bin/`, `dist/` and `package.json` of apps/server (`.` is the
  * current build); the `snapshot <folder>` form copies the current build there, to compare a change against.
  * BENCH_DURATION (s, 5), BENCH_ROUNDS (5), BENCH_CONNECTIONS (32); DATABASE_URL for PostgreSQL (both builds use it).
+ * BENCH_ENV_B (`NAME=value ...`) gives B settings of its own, to weigh a setting on one build (`. .` with
+ * `BENCH_ENV_B=LOG_LEVEL=warn`: what the request log costs).
  * Not part of `npm run bench`: it compares builds, not the product with its anchors.
  */
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -36,6 +38,13 @@ if (!first || !second) {
   process.exit(2);
 }
 
+/** BENCH_ENV_B: settings B runs with besides the common ones, `NAME=value` separated by spaces. */
+const settingsOfB = Object.fromEntries(
+  (process.env.BENCH_ENV_B ?? '')
+    .split(' ')
+    .filter((setting) => setting.includes('='))
+    .map((setting) => [setting.slice(0, setting.indexOf('=')), setting.slice(setting.indexOf('=') + 1)]),
+);
 const duration = Number(process.env.BENCH_DURATION ?? 5);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -66,6 +75,7 @@ const startBuild = async (build: string): Promise<string> => {
       ? { DATABASE_URL: process.env.DATABASE_URL, SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') }
       : {}),
   };
+  if (build === second) Object.assign(env, settingsOfB);
   const server = await startBenchServer(env, {
     bin: join(resolve(build), 'bin', 'platform-server.js'),
     cpu: 1,

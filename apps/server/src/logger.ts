@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { batchLines } from './line-batcher.ts';
 
 /**
  * JSON lines by default; pino-pretty when a person watches a terminal. Redaction is a second line of defence: no
@@ -32,7 +33,8 @@ export const createLogger = (level: string, destination?: DestinationStream): Lo
     });
   }
   // Asynchronous: a slow reader of the output (a full pipe) must not stall the event loop. Lines are gathered into
-  // writes of 4 KiB, the rest going out within 100 ms: each write is handed to a thread, which cost more than a
-  // proxied request's log line itself when every line had its own. pino writes what is left when the process exits.
-  return pino(options, pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100 }));
+  // writes of 4 KiB, the rest going out within 100 ms (line-batcher.ts): each write is handed to a thread, which
+  // cost more than a proxied request's log line itself when every line had its own. pino writes what is left when
+  // the process exits.
+  return pino(options, batchLines(pino.destination({ dest: 1, sync: false }), { size: 4096, delayMs: 100 }));
 };

@@ -331,13 +331,15 @@ export const startPlatform = async (
     };
     const platform: Platform = { url, server, database, devIssuer, demoLoaded, metricsUrl, phases, close };
     await timed('announce', async () => announce?.(platform));
+    // One listener for every response, not a closure per request ('close' comes once).
+    function left(this: ServerResponse) {
+      inFlight.delete(this);
+      // Its connection is idle now: while shutting down, nothing more is to come on it.
+      if (draining) setImmediate(() => server.closeIdleConnections());
+    }
     const serve = (req: IncomingMessage, res: ServerResponse) => {
       inFlight.add(res);
-      res.once('close', () => {
-        inFlight.delete(res);
-        // Its connection is idle now: while shutting down, nothing more is to come on it.
-        if (draining) setImmediate(() => server.closeIdleConnections());
-      });
+      res.on('close', left);
       if (draining) res.setHeader('Connection', 'close');
       app(req, res);
     };

@@ -23,7 +23,8 @@ export type ExchangeCaller = {
 };
 
 export type ExchangeRequest = {
-  url: URL;
+  /** Possibly shared with other requests (proxy-headers.ts): never changed. */
+  url: Readonly<URL>;
   method: string;
   usage: AuthUsage;
   /** The caller's headers (lower-case names), `x-grafx-proxy-*` included: the exchange filters them. */

@@ -14,7 +14,7 @@ export const maxRedirects = 5;
 export type Credential = { name: string; value: string };
 
 export type UpstreamRequest = {
-  url: URL;
+  url: Readonly<URL>;
   method: string;
   headers: OutgoingHeaders;
   body: RequestBody;
