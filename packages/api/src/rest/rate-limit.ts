@@ -35,10 +35,14 @@ export const rateLimit = (
     const rate = perSecond / replicas();
     const capacity = rate * 2;
     const now = performance.now();
-    const bucket = buckets.get(key) ?? { tokens: capacity, at: now };
+    // `get` marks the bucket as recently used; only a new one is stored.
+    let bucket = buckets.get(key);
+    if (bucket === undefined) {
+      bucket = { tokens: capacity, at: now };
+      buckets.set(key, bucket);
+    }
     bucket.tokens = Math.min(capacity, bucket.tokens + ((now - bucket.at) / 1000) * rate);
     bucket.at = now;
-    buckets.set(key, bucket);
     if (bucket.tokens < cost) {
       const retryAfter = Math.max(1, Math.ceil((cost - bucket.tokens) / rate));
       next(

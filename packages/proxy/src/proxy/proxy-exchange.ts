@@ -67,10 +67,11 @@ const single = (value: string | string[] | undefined): string | undefined =>
   Array.isArray(value) ? value.join(',') : value;
 
 /** `X-GraFx-Proxy-Exclude-Headers: Authorization` asks for no injected credentials (pre-signed URLs). */
-const excludesCredentials = (headers: ExchangeRequest['headers']): boolean =>
-  (single(headers['x-grafx-proxy-exclude-headers']) ?? '')
-    .split(',')
-    .some((name) => name.trim().toLowerCase() === 'authorization');
+const excludesCredentials = (headers: ExchangeRequest['headers']): boolean => {
+  const value = single(headers['x-grafx-proxy-exclude-headers']);
+  // Nearly every request has no such header: nothing to split then.
+  return value?.split(',').some((name) => name.trim().toLowerCase() === 'authorization') ?? false;
+};
 
 const targetHeaders = (request: ExchangeRequest, connector: ConnectorConfig): OutgoingHeaders => {
   const headers = filterOutgoingHeaders(
