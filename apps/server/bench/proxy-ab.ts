@@ -62,7 +62,7 @@ const authorization = `Bearer ${await issuer.sign({ sub: 'demo|owner', roles: ['
 const servers: { server: BenchServer; dataDir: string }[] = [];
 
 /** `platform-server start` of one build on core 1, on a data folder of its own with the demo data. */
-const startBuild = async (build: string): Promise<string> => {
+const startBuild = async (build: string, isB: boolean): Promise<string> => {
   const dataDir = await mkdtemp(join(tmpdir(), 'proxy-ab-'));
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
@@ -75,7 +75,7 @@ const startBuild = async (build: string): Promise<string> => {
       ? { DATABASE_URL: process.env.DATABASE_URL, SECRETS_KEY: Buffer.alloc(32, 7).toString('base64') }
       : {}),
   };
-  if (build === second) Object.assign(env, settingsOfB);
+  if (isB) Object.assign(env, settingsOfB);
   const server = await startBenchServer(env, {
     bin: join(resolve(build), 'bin', 'platform-server.js'),
     cpu: 1,
@@ -103,7 +103,7 @@ const publish = async (url: string): Promise<string> => {
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 try {
-  const urls = [await publish(await startBuild(first)), await publish(await startBuild(second))];
+  const urls = [await publish(await startBuild(first, false)), await publish(await startBuild(second, true))];
   const headers = { authorization, 'x-grafx-proxy-external-url': `${target.url}/items` };
   const both = (seconds: number) =>
     Promise.all(urls.map((url) => autocannon({ url, headers, connections, duration: seconds, workers: 1 })));
