@@ -32,9 +32,16 @@ export const createLogger = (level: string, destination?: DestinationStream): Lo
       transport: { target: 'pino-pretty', options: { colorize: true, ignore: 'pid,hostname,service' } },
     });
   }
-  // Asynchronous: a slow reader of the output (a full pipe) must not stall the event loop. Lines are gathered into
-  // writes of 4 KiB, the rest going out within 100 ms (line-batcher.ts): each write is handed to a thread, which
-  // cost more than a proxied request's log line itself when every line had its own. pino writes what is left when
-  // the process exits.
-  return pino(options, batchLines(pino.destination({ dest: 1, sync: false }), { size: 4096, delayMs: 100 }));
+  return pino(options, logDestination(1));
 };
+
+/**
+ * Asynchronous: a slow reader of the output (a full pipe) must not stall the event loop. Lines are gathered into
+ * writes of 4 KiB, the rest going out within 100 ms (line-batcher.ts): each write is handed to a thread, which cost
+ * more than a proxied request's log line itself when every line had its own. pino writes what is left when the
+ * process exits. `flush` calls back once what was logged before it is written (the start banner waits for it).
+ */
+export const logDestination = (fd: number) =>
+  // minLength 1 writes whatever it is handed at once, as 0 would, but keeps `flush` waiting for the write in flight:
+  // with 0, SonicBoom calls back at once.
+  batchLines(pino.destination({ dest: fd, sync: false, minLength: 1 }), { size: 4096, delayMs: 100 });
