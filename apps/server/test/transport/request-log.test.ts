@@ -43,10 +43,20 @@ describe.each(backends)('the request log on $name', (backend) => {
       path: '/grafx/api/v1/environment/acme-prod/connectors',
       headers,
     });
-    // Unknown environment (404), no token (401), a path with escapes, and a tRPC batch of two calls.
+    // Unknown environment (404), no token (401), a path with escapes, an odd user id and procedure name, and a tRPC
+    // batch of two calls.
     await sendRaw(s.tp.url, { method: 'GET', path: '/grafx/api/v1/environment/nowhere/connectors', headers });
     await sendRaw(s.tp.url, { method: 'GET', path: '/api/v1/subscriptions' });
     await sendRaw(s.tp.url, { method: 'GET', path: '/api/v1/"quoted\\x', headers });
+    // A user id and a procedure name that JSON must escape (the line keeps their escaped texts from request to
+    // request).
+    const odd = await s.tp.token('oidc|"o\\ñ', ['platform:read']);
+    await sendRaw(s.tp.url, {
+      method: 'GET',
+      path: '/api/v1/subscriptions?top=1',
+      headers: { authorization: `Bearer ${odd}` },
+    });
+    await sendRaw(s.tp.url, { method: 'GET', path: '/trpc/%22x%5C', headers });
     const batch = encodeURIComponent(
       JSON.stringify({ 0: { environment: 'acme-prod' }, 1: { environment: 'x' } }),
     );
@@ -63,9 +73,9 @@ describe.each(backends)('the request log on $name', (backend) => {
         .slice(before)
         .flatMap((chunk) => chunk.split('\n'))
         .filter((line) => line.includes('"route":'));
-    while (requestLines().length < 7 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (requestLines().length < 9 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     const lines = requestLines();
-    expect(lines).toHaveLength(7);
+    expect(lines).toHaveLength(9);
 
     const parsed = lines.map((text) => {
       const line = JSON.parse(text) as Line;
@@ -97,6 +107,8 @@ describe.each(backends)('the request log on $name', (backend) => {
       ],
       [40, '/api/v1/subscriptions', 401, '/api/v1/subscriptions', undefined],
       [40, '/api/v1/"quoted\\x', 404, 'unmatched', USERS.owner],
+      [30, '/api/v1/subscriptions', 200, '/api/v1/subscriptions', 'oidc|"o\\ñ'],
+      [40, '/trpc/%22x%5C', 404, '/trpc', USERS.owner],
       [30, '/trpc/tags.list,tags.list', 200, '/trpc/tags.list', USERS.owner],
       [40, '/trpc/tags.list,tags.list', 404, '/trpc/tags.list', USERS.owner],
     ]);
