@@ -2,6 +2,9 @@ import type { ServerResponse } from 'node:http';
 import pino, { type DestinationStream, type Level, type Logger } from 'pino';
 import type { LocalsResponse } from '../rest/context.ts';
 
+/** Distinct texts kept escaped; past this, the cache starts again (user ids are as many as the callers). */
+const ESCAPED_MAX = 4096;
+
 /**
  * One JSON line per request, when it ends: method, path, path template (`route`), status, duration, user id and
  * traceId. Headers, query strings and bodies are never logged, so no token, code or secret can reach a line.
@@ -13,9 +16,6 @@ import type { LocalsResponse } from '../rest/context.ts';
  * earlier for the same reason (two child loggers per request). The listener is made once, not per request
  * ('close' comes once, after the answer is complete or when the client went away first).
  */
-/** Distinct texts kept escaped; past this, the cache starts again (a tRPC procedure name comes from the URL). */
-const ESCAPED_MAX = 4096;
-
 export const requestLog = (logger: Logger): ((res: ServerResponse) => void) => {
   // The method, route template and user id of a line recur from request to request: each is escaped for JSON
   // once. A line's allocations cost the server several times their own time in garbage collection, with every
