@@ -35,6 +35,7 @@ import { loadConsole } from './console-route.ts';
 import { listenImportSocket } from './import-socket.ts';
 import { listenMetrics } from './metrics-listener.ts';
 import { answerRaw } from './raw-answer.ts';
+import { ResponsesInFlight } from './responses-in-flight.ts';
 import { createRuntimePool } from './runtime/runtime-pool.ts';
 import { serverVersion } from './server-version.ts';
 import { publishDemoConnectors } from './stand-in/demo-connectors.ts';
@@ -159,7 +160,7 @@ export const startPlatform = async (
 
     server.on('clientError', answerClientError);
     const held: [IncomingMessage, ServerResponse][] = [];
-    const inFlight = new Set<ServerResponse>();
+    const inFlight = new ResponsesInFlight();
     let draining = false;
     const hold = (req: IncomingMessage, res: ServerResponse) => void held.push([req, res]);
     server.on('request', hold);
@@ -317,7 +318,7 @@ export const startPlatform = async (
         // Stop accepting and answer the requests in flight (readiness says 503 meanwhile), each with
         // `Connection: close`, closing every connection as it falls idle; then the database (docs/deployment.md).
         draining = true;
-        for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+        for (const res of inFlight.values()) if (!res.headersSent) res.setHeader('Connection', 'close');
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const deadline = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);

@@ -1,6 +1,6 @@
 /**
  * SIGTERM to a real `platform-server start` (docs/deployment.md, "Shutdown"): it stops accepting at once, answers
- * the requests in flight (here, one whose body is still arriving) without a 5xx and with `Connection: close`,
+ * the requests in flight (here, two whose bodies are still arriving) without a 5xx and with `Connection: close`,
  * releases the data folder and exits 0.
  */
 import { once } from 'node:events';
@@ -35,8 +35,8 @@ describe('platform-server on SIGTERM', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
-  it('finishes the request in flight, refuses new connections, releases the folder and exits 0', async () => {
-    const token = await issuer.sign({ sub: USERS.owner, roles: ['platform:read', 'platform:write'] });
+  /** A PUT whose body is sent in two parts, so that it stays in flight until `finish`. */
+  const startPut = async (token: string) => {
     const body = JSON.stringify(['shutdown.example']);
     const socket: Socket = connect(Number(new URL(server.url).port), '127.0.0.1');
     socket.on('error', () => {});
@@ -51,18 +51,42 @@ describe('platform-server on SIGTERM', () => {
         `Authorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n` +
         body.slice(0, 5),
     );
+    return {
+      finish: () => socket.write(body.slice(5)),
+      answered: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return answer;
+      },
+      ended: async () => {
+        await ended;
+        return answer;
+      },
+    };
+  };
+
+  it('finishes the requests in flight, refuses new connections, releases the folder and exits 0', async () => {
+    const token = await issuer.sign({ sub: USERS.owner, roles: ['platform:read', 'platform:write'] });
+    // Three requests in flight, the first of which ends before the shutdown: the two left must both be told.
+    const first = await startPut(token);
+    const second = await startPut(token);
+    const third = await startPut(token);
     await new Promise((resolve) => setTimeout(resolve, 200));
+    first.finish();
+    expect(await first.answered()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(await first.answered()).not.toMatch(/\r\nconnection: close\r\n/i);
 
     const exited = once(server.child, 'exit');
     server.child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 300));
     // No longer accepting.
     await expect(fetch(`${server.url}/api/ping`)).rejects.toThrow();
-    // The request in flight is still answered.
-    socket.write(body.slice(5));
-    await ended;
-    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
-    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    // The requests in flight are still answered, each with Connection: close.
+    for (const request of [second, third]) {
+      request.finish();
+      const answer = await request.ended();
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+    }
 
     const [code] = (await exited) as [number | null];
     expect(code).toBe(0);
