@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { logDestination } from '../../src/logger.ts';
+import { LOG_BATCH_CHARS, logDestination } from '../../src/logger.ts';
 
 describe('the log destination', () => {
   let folder: string;
@@ -23,9 +23,10 @@ describe('the log destination', () => {
     const file = join(folder, 'out.log');
     const handle = await open(file, 'w');
     const logger = pino({ base: null }, logDestination(handle.fd));
-    // One line alone (waiting for company), then more than one batch of 4 KiB.
+    // One line alone (waiting for company), then more than one batch (about 100 characters a line).
     logger.info({ n: 0 }, 'first');
-    for (let n = 1; n <= 100; n++) logger.info({ n, padding: 'x'.repeat(60) }, 'line');
+    const count = Math.ceil((1.5 * LOG_BATCH_CHARS) / 100);
+    for (let n = 1; n <= count; n++) logger.info({ n, padding: 'x'.repeat(60) }, 'line');
     const written = await new Promise<string>((resolve) =>
       logger.flush(() => resolve(readFileSync(file, 'utf8'))),
     );
@@ -33,7 +34,7 @@ describe('the log destination', () => {
       .trim()
       .split('\n')
       .map((line) => (JSON.parse(line) as { n: number }).n);
-    expect(numbers).toEqual(Array.from({ length: 101 }, (_, n) => n));
+    expect(numbers).toEqual(Array.from({ length: count + 1 }, (_, n) => n));
     await handle.close();
   });
 });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate, openDatabase } from '@platform/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOG_BATCH_CHARS } from '../../src/logger.ts';
 import { startTestIssuer, type TestIssuer } from '../support/issuer.ts';
 import { type ServerChild, startServerChild } from '../support/server-child.ts';
 
@@ -60,29 +61,31 @@ describe('the log through a pipe', () => {
   });
 
   it('writes every line whole and in order, the last of a quiet moment within the delay, and all before exit', async () => {
-    // More than one batch of lines (4 KiB), then one line alone: it must not wait for others that never come.
-    for (let n = 1; n <= 40; n++) await ping(server, n);
+    // More than one batch of lines (a ping's line has about 230 characters), then one line alone: it must not wait
+    // for others that never come.
+    const count = Math.ceil((1.5 * LOG_BATCH_CHARS) / 230);
+    for (let n = 1; n <= count; n++) await ping(server, n);
     // The start's own readiness checks are logged too: only this test's requests, by their trace ids.
     const requestLines = () =>
       linesOf(server).filter((line) => line.msg === 'GET /api/ping 200' && line.traceId?.startsWith('0000'));
     const waited = Date.now();
-    while (requestLines().length < 40 && Date.now() - waited < 2000) {
+    while (requestLines().length < count && Date.now() - waited < 2000) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(requestLines().map((line) => line.traceId)).toEqual(
-      Array.from({ length: 40 }, (_, i) => traceIdOf(i + 1)),
+      Array.from({ length: count }, (_, i) => traceIdOf(i + 1)),
     );
     // Within the 100 ms delay, plus the scheduling of two processes on a busy machine.
     expect(Date.now() - waited).toBeLessThan(1500);
 
     // Lines gathered when SIGTERM comes are written before the process ends, before the shutdown's own lines.
-    for (let n = 41; n <= 45; n++) await ping(server, n);
+    for (let n = count + 1; n <= count + 5; n++) await ping(server, n);
     const exited = once(server.child, 'exit');
     server.child.kill('SIGTERM');
     await exited;
     const lines = linesOf(server);
     expect(requestLines().map((line) => line.traceId)).toEqual(
-      Array.from({ length: 45 }, (_, i) => traceIdOf(i + 1)),
+      Array.from({ length: count + 5 }, (_, i) => traceIdOf(i + 1)),
     );
     const lastRequest = lines.findLastIndex((line) => line.msg === 'GET /api/ping 200');
     const shuttingDown = lines.findIndex((line) => line.msg === 'shutting down');
