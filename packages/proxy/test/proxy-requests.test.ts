@@ -205,6 +205,19 @@ describe.each(backends)('proxy requests on $name', (backend) => {
     expect(target.requests).toHaveLength(0);
   });
 
+  it("checks one target URL against each connector's own allowedDomains, whichever passed it before", async () => {
+    // The same header text: one parsed URL, and the checks it passed kept with it, per allowedDomains list.
+    const allowing = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
+    const other = await insertConnector(database, { allowedDomains: ['example.com'] });
+    const url = `${target.url}/same`;
+    expect((await harness.call(allowing, { url })).status).toBe(200);
+    const refused = await harness.call(other, { url });
+    expect(refused.status).toBe(403);
+    expect(JSON.parse(refused.text).detail).toContain('allowedDomains');
+    expect((await harness.call(allowing, { url })).status).toBe(200);
+    expect(target.requests.map((seen) => seen.path)).toEqual(['/same', '/same']);
+  });
+
   it('follows redirects itself, re-checking each hop, at most 5', async () => {
     const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
     await setAuth(database, secrets, id, 'browser', 'staticKey', {
