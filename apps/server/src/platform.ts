@@ -360,6 +360,7 @@ export const startPlatform = async (
 /** DEV_ISSUER=false without AUTH_ISSUER: no issuer, so every protected route answers 401. */
 const refuseEveryToken = (issuer: string): TokenVerifier => ({
   issuer,
+  known: () => undefined,
   verify: async (authorization) => {
     throw new UnauthenticatedError(
       'No token is accepted: this server has no issuer (AUTH_ISSUER is unset and DEV_ISSUER=false).',

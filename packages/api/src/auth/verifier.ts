@@ -6,12 +6,20 @@ import { createVerifiedTokenCache } from './verified-token-cache.ts';
 
 export const ACCEPTED_ALGORITHMS = ['RS256', 'ES256', 'EdDSA'];
 
+/** The token of an `Authorization` header. */
+const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i;
+
 /** Seconds of clock difference tolerated between the issuer and this server for `exp` and `nbf`. */
 const CLOCK_TOLERANCE_SECONDS = 5;
 
 export type TokenVerifier = {
   /** Verifies the `Authorization` header value; throws UnauthenticatedError (401). */
   verify(authorization: string | undefined): Promise<Caller>;
+  /**
+   * The caller of a token this verifier already verified and still accepts, without waiting; undefined for any
+   * other header (`verify` then decides, and says why it refuses).
+   */
+  known(authorization: string): Caller | undefined;
   readonly issuer: string;
 };
 
@@ -55,9 +63,13 @@ export const createTokenVerifier = (options: {
   const issuers = [bare, `${bare}/`];
   return {
     issuer: options.issuer,
+    known(authorization) {
+      const token = BEARER.exec(authorization)?.[1];
+      return token === undefined ? undefined : verified.get(token);
+    },
     async verify(authorization) {
       if (!authorization) throw new UnauthenticatedError('A bearer token is required.', false);
-      const match = /^Bearer\s+([A-Za-z0-9._~+/=-]+)\s*$/i.exec(authorization);
+      const match = BEARER.exec(authorization);
       if (!match?.[1])
         throw new UnauthenticatedError('The Authorization header must be "Bearer <token>".', true);
       const token = match[1];

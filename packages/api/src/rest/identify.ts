@@ -21,6 +21,13 @@ export const identify =
       next();
       return;
     }
+    // A token verified before is answered at once: a turn of the event loop less on nearly every request.
+    const known = verifier.known(authorization);
+    if (known !== undefined) {
+      locals.identity = { caller: known };
+      next();
+      return;
+    }
     verifier.verify(authorization).then(
       (caller) => {
         locals.identity = { caller };

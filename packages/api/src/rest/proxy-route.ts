@@ -3,7 +3,7 @@ import { isGuid, malformedTextErrors, NotFoundError, ValidationError } from '@pl
 import type { Express } from 'express';
 import { authorize } from '../operations/authorize.ts';
 import type { Caller } from '../services/context.ts';
-import { readEnvironment } from '../services/environment-access.ts';
+import { readEnvironment, readEnvironmentNow } from '../services/environment-access.ts';
 import { closeIfBodyUnread } from './close-unread.ts';
 import { type AppDeps, localsOf, serviceContext } from './context.ts';
 import { expressPath } from './paths.ts';
@@ -44,7 +44,8 @@ export const proxyRoute =
       if (Object.keys(malformed).length > 0) {
         throw new ValidationError('U+0000 and unpaired surrogates are not accepted in the path.', malformed);
       }
-      const scope = await readEnvironment(serviceContext(deps, caller, locals.traceId), environment);
+      const ctx = serviceContext(deps, caller, locals.traceId);
+      const scope = readEnvironmentNow(ctx, environment) ?? (await readEnvironment(ctx, environment));
       if (!isGuid(connectorId)) {
         throw new NotFoundError(`Connector '${connectorId}' was not found in this environment.`);
       }

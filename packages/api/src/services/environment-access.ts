@@ -5,7 +5,12 @@ import {
   ForbiddenError,
   NotFoundError,
 } from '@platform/core';
-import { type EnvironmentRow, findEnvironmentByReference, findMembership } from '@platform/store';
+import {
+  type EnvironmentRow,
+  findEnvironmentByReference,
+  findMembership,
+  type MembershipRecord,
+} from '@platform/store';
 import { isOperator, type ServiceContext } from './context.ts';
 
 /**
@@ -21,20 +26,16 @@ export type EnvironmentScope = {
 const notFound = (reference: string) =>
   new NotFoundError(`Environment '${reference}' was not found for the authenticated user.`);
 
-/** The environment named by the path if the caller may see it; else 404. */
-export const readEnvironment = async (ctx: ServiceContext, reference: string): Promise<EnvironmentScope> => {
-  const { db } = ctx.database;
-  // PostgreSQL text cannot hold U+0000: such a reference names nothing (and would fail the query).
-  if (reference.includes('\u0000')) throw notFound(reference);
-  const { userId } = ctx.caller;
-  // Every request of the environment API and the proxy starts here: the environment and the caller's membership
-  // are kept until a change (of the environment, a membership or a role, from any replica); the check itself runs
-  // on every request.
-  const found = await ctx.reads.read(`environment-access\u0000${reference}\u0000${userId}`, async () => {
-    const row = await findEnvironmentByReference(db, reference);
-    return { environment: row, membership: row && (await findMembership(db, row.subscriptionId, userId)) };
-  });
-  const { environment, membership } = found;
+type Found = { environment: EnvironmentRow | undefined; membership: MembershipRecord | undefined };
+
+const keyOf = (reference: string, userId: string) => `environment-access\u0000${reference}\u0000${userId}`;
+
+/** The scope of what was found, if the caller may see it; else 404. */
+const scopeOf = (
+  ctx: ServiceContext,
+  reference: string,
+  { environment, membership }: Found,
+): EnvironmentScope => {
   if (!environment) throw notFound(reference);
   const access: Access = {
     membership: membership
@@ -44,6 +45,31 @@ export const readEnvironment = async (ctx: ServiceContext, reference: string): P
   };
   if (!canSeeEnvironment(access, environment.guid)) throw notFound(reference);
   return { environment, access };
+};
+
+/** The environment named by the path if the caller may see it; else 404. */
+export const readEnvironment = async (ctx: ServiceContext, reference: string): Promise<EnvironmentScope> => {
+  const { db } = ctx.database;
+  // PostgreSQL text cannot hold U+0000: such a reference names nothing (and would fail the query).
+  if (reference.includes('\u0000')) throw notFound(reference);
+  const { userId } = ctx.caller;
+  // Every request of the environment API and the proxy starts here: the environment and the caller's membership
+  // are kept until a change (of the environment, a membership or a role, from any replica); the check itself runs
+  // on every request.
+  const found = await ctx.reads.read<Found>(keyOf(reference, userId), async () => {
+    const row = await findEnvironmentByReference(db, reference);
+    return { environment: row, membership: row && (await findMembership(db, row.subscriptionId, userId)) };
+  });
+  return scopeOf(ctx, reference, found);
+};
+
+/**
+ * As `readEnvironment` when the environment and the caller's membership are in memory, without waiting (the proxy
+ * route, where a turn of the event loop is a measurable part of a request); undefined when they must be loaded.
+ */
+export const readEnvironmentNow = (ctx: ServiceContext, reference: string): EnvironmentScope | undefined => {
+  const found = ctx.reads.peek<Found>(keyOf(reference, ctx.caller.userId));
+  return found && scopeOf(ctx, reference, found);
 };
 
 /** As `readEnvironment`, and the caller must be allowed to change the environment's content, else 403. */

@@ -13,6 +13,8 @@ export type ReadCache = {
    * kept. `key` must name everything the answer depends on, "today" included.
    */
   read<T extends NonNullable<unknown>>(key: string, load: () => Promise<T>): Promise<T>;
+  /** What `read` would answer from memory for `key`, without waiting; undefined when it would load. */
+  peek<T extends NonNullable<unknown>>(key: string): T | undefined;
   invalidate(): void;
 };
 
@@ -58,6 +60,9 @@ export const createReadCache = (options: ReadCacheOptions): ReadCache => {
       loading.set(flight, loaded);
       return loaded;
     },
+    peek<T extends NonNullable<unknown>>(key: string): T | undefined {
+      return options.live() ? (answers.get(key) as T | undefined) : undefined;
+    },
     invalidate() {
       generation++;
       answers.clear();
@@ -68,5 +73,6 @@ export const createReadCache = (options: ReadCacheOptions): ReadCache => {
 /** No cache: every read loads. For the service tests, which write to the database between calls without a transport. */
 export const uncachedReads: ReadCache = {
   read: (_key, load) => load(),
+  peek: () => undefined,
   invalidate() {},
 };

@@ -30,6 +30,8 @@ export type ConnectorConfigLoader = {
     usage: AuthUsage,
     options?: { fresh?: boolean },
   ): Promise<ConnectorConfig>;
+  /** What `load` would answer from its cache, without waiting; undefined when it would read the store. */
+  cached(environmentId: number, connectorId: string, usage: AuthUsage): ConnectorConfig | undefined;
   loadAuth(connectorId: string, usage: AuthUsage): Promise<AuthConfig | undefined>;
   /** Forgets what is cached of a connector (both usages): the next request reads the store. */
   invalidate(connectorId: string): void;
@@ -133,6 +135,10 @@ export const createConnectorConfigLoader = (
   };
 
   return {
+    cached(environmentId, connectorId, usage) {
+      // An id that is not a uuid is never a key: `load` answers it (404).
+      return cache.get(`${connectorId.toLowerCase()}:${environmentId}:${usage}`);
+    },
     load(environmentId, connectorId, usage, options) {
       if (!uuidPattern.test(connectorId)) return Promise.reject(notFound(connectorId));
       const id = connectorId.toLowerCase();

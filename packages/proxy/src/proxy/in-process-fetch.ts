@@ -58,7 +58,7 @@ export const createInProcessFetch =
         method,
         usage,
         headers,
-        body: async () => bodyOf(request.body),
+        body: () => bodyOf(request.body),
         forwardedFrom: undefined,
       });
       const body = await response.body.collect(request.maxResponseBytes, signal);

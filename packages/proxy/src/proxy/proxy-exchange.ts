@@ -29,8 +29,8 @@ export type ExchangeRequest = {
   usage: AuthUsage;
   /** The caller's headers (lower-case names), `x-grafx-proxy-*` included: the exchange filters them. */
   headers: Readonly<Record<string, string | string[] | undefined>>;
-  /** Read only once the target is known to be allowed. */
-  body: () => Promise<RequestBody>;
+  /** Read only once the target is known to be allowed; at once when there is none or it is streamed. */
+  body: () => RequestBody | Promise<RequestBody>;
   /** Where the request came from, for `forwardedHeaders`; none for a request made inside the platform. */
   forwardedFrom: ForwardedFrom | undefined;
 };
@@ -57,10 +57,17 @@ export type ExchangeDeps = {
 
 export type ProxyExchange = (caller: ExchangeCaller, request: ExchangeRequest) => Promise<ExchangeResponse>;
 
-const credentialOf = async (auth: AuthConfig | undefined, userId: string, tokens: TokenService) => {
+/** The credential to inject: at once for a static key (or none), after the token service for OAuth. */
+const credentialOf = (
+  auth: AuthConfig | undefined,
+  userId: string,
+  tokens: TokenService,
+): Credential | undefined | Promise<Credential> => {
   if (!auth) return undefined;
   if (auth.type === 'staticKey') return { name: auth.data.key, value: auth.data.value };
-  return { name: 'authorization', value: `Bearer ${await tokens.accessToken(auth, userId)}` };
+  return tokens
+    .accessToken(auth, userId)
+    .then((token) => ({ name: 'authorization', value: `Bearer ${token}` }));
 };
 
 const single = (value: string | string[] | undefined): string | undefined =>
@@ -96,13 +103,18 @@ export const createProxyExchange = (deps: ExchangeDeps): ProxyExchange => {
     if (request.usage === 'server' && !caller.roles.has('connector:server')) {
       throw new ForbiddenError('The server usage of a connector needs the connector:server token role.');
     }
-    const connector = await loader.load(environmentId, connectorId, request.usage);
+    // What is in memory is used without waiting: each turn of the event loop saved is a measurable part of a request.
+    const connector =
+      loader.cached(environmentId, connectorId, request.usage) ??
+      (await loader.load(environmentId, connectorId, request.usage));
     // Refuse before reading the body or fetching a token for a target that will never be called.
     assertTargetAllowed(request.url, connector.allowedDomains, guard);
     const headers = targetHeaders(request, connector);
-    const body = await request.body();
+    const reading = request.body();
+    const body = reading instanceof Promise ? await reading : reading;
     const auth = excludesCredentials(request.headers) ? undefined : connector.auth;
-    let credential: Credential | undefined = await credentialOf(auth, caller.userId, tokens);
+    const pending = credentialOf(auth, caller.userId, tokens);
+    let credential: Credential | undefined = pending instanceof Promise ? await pending : pending;
     const observe = (status: number, seconds: number) => metrics.upstream(connector.id, status, seconds);
     const send = () =>
       sendUpstream(

@@ -10,14 +10,21 @@ export type RequestBody =
   /** Streamed straight through: larger or of unknown length; sent once, never retried. */
   | { kind: 'stream'; stream: IncomingMessage; length: number | undefined };
 
-export const readRequestBody = async (req: IncomingMessage): Promise<RequestBody> => {
+const NO_BODY: RequestBody = { kind: 'none' };
+
+/** The caller's body: at once when there is none or it is streamed, once read when it is buffered. */
+export const readRequestBody = (req: IncomingMessage): RequestBody | Promise<RequestBody> => {
   const lengthHeader = req.headers['content-length'];
   const length = lengthHeader === undefined ? undefined : Number(lengthHeader);
   const chunked = req.headers['transfer-encoding'] !== undefined;
-  if (!chunked && (length === undefined || length === 0)) return { kind: 'none' };
+  if (!chunked && (length === undefined || length === 0)) return NO_BODY;
   if (chunked || length === undefined || !Number.isSafeInteger(length) || length > replayableBodyLimit) {
     return { kind: 'stream', stream: req, length: chunked ? undefined : length };
   }
+  return bufferBody(req);
+};
+
+const bufferBody = async (req: IncomingMessage): Promise<RequestBody> => {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
