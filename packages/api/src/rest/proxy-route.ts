@@ -44,8 +44,9 @@ export const proxyRoute =
       if (Object.keys(malformed).length > 0) {
         throw new ValidationError('U+0000 and unpaired surrogates are not accepted in the path.', malformed);
       }
-      const ctx = serviceContext(deps, caller, locals.traceId);
-      const scope = readEnvironmentNow(ctx, environment) ?? (await readEnvironment(ctx, environment));
+      const scope =
+        readEnvironmentNow(deps.reads, caller, environment) ??
+        (await readEnvironment(serviceContext(deps, caller, locals.traceId), environment));
       if (!isGuid(connectorId)) {
         throw new NotFoundError(`Connector '${connectorId}' was not found in this environment.`);
       }

@@ -11,7 +11,8 @@ import {
   findMembership,
   type MembershipRecord,
 } from '@platform/store';
-import { isOperator, type ServiceContext } from './context.ts';
+import { type Caller, isOperator, type ServiceContext } from './context.ts';
+import type { ReadCache } from './read-cache.ts';
 
 /**
  * Access to the environment API (docs/authentication.md, docs/environment-api.md): `{environment}` is a guid or a technical name. An
@@ -31,17 +32,13 @@ type Found = { environment: EnvironmentRow | undefined; membership: MembershipRe
 const keyOf = (reference: string, userId: string) => `environment-access\u0000${reference}\u0000${userId}`;
 
 /** The scope of what was found, if the caller may see it; else 404. */
-const scopeOf = (
-  ctx: ServiceContext,
-  reference: string,
-  { environment, membership }: Found,
-): EnvironmentScope => {
+const scopeOf = (caller: Caller, reference: string, { environment, membership }: Found): EnvironmentScope => {
   if (!environment) throw notFound(reference);
   const access: Access = {
     membership: membership
       ? { subscriptionRoles: membership.subscriptionRoles, environmentRoles: membership.environmentRoles }
       : null,
-    isOperator: isOperator(ctx.caller),
+    isOperator: isOperator(caller),
   };
   if (!canSeeEnvironment(access, environment.guid)) throw notFound(reference);
   return { environment, access };
@@ -60,16 +57,20 @@ export const readEnvironment = async (ctx: ServiceContext, reference: string): P
     const row = await findEnvironmentByReference(db, reference);
     return { environment: row, membership: row && (await findMembership(db, row.subscriptionId, userId)) };
   });
-  return scopeOf(ctx, reference, found);
+  return scopeOf(ctx.caller, reference, found);
 };
 
 /**
  * As `readEnvironment` when the environment and the caller's membership are in memory, without waiting (the proxy
  * route, where a turn of the event loop is a measurable part of a request); undefined when they must be loaded.
  */
-export const readEnvironmentNow = (ctx: ServiceContext, reference: string): EnvironmentScope | undefined => {
-  const found = ctx.reads.peek<Found>(keyOf(reference, ctx.caller.userId));
-  return found && scopeOf(ctx, reference, found);
+export const readEnvironmentNow = (
+  reads: ReadCache,
+  caller: Caller,
+  reference: string,
+): EnvironmentScope | undefined => {
+  const found = reads.peek<Found>(keyOf(reference, caller.userId));
+  return found && scopeOf(caller, reference, found);
 };
 
 /** As `readEnvironment`, and the caller must be allowed to change the environment's content, else 403. */
