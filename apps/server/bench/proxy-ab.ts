@@ -1,6 +1,7 @@
 /**
  * `npm run bench:proxy-ab -w @platform/server -- <build A> <build B>`: which of two builds of the server spends less
- * CPU on a proxied request, to within a percent or two where a req/s figure moves by 10–15 % from run to run.
+ * CPU on a proxied request, where a req/s figure moves by 10–15 % from run to run. A build against itself has given
+ * medians from 0.94 to 1.02 on a busy machine: weigh a change of a few percent with BENCH_ROUNDS=9, twice.
  *
  * Both builds run at once, pinned to the same core (`taskset`), each loaded by its own load generator on the other
  * core; the scheduler shares the core evenly, so B's req/s over A's is A's CPU per request over B's, whatever the
