@@ -20,8 +20,13 @@ export const createProxyHandler = (exchange: ProxyExchange, log: Logger) => {
   return async (req: IncomingMessage, res: ServerResponse, ctx: ProxyRequestContext): Promise<void> => {
     try {
       const target = readProxyTarget(req);
+      // Spelled out, not `...target`: with the spread, 3.3 % of what a proxied request allocated outlived two
+      // young-generation collections instead of 1.5 % (--trace-gc-nvp), each collection took a quarter longer, and a
+      // proxied request cost 64 µs of CPU instead of 55. Why V8 kept more alive with the spread is not known.
       const response = await exchange(ctx, {
-        ...target,
+        url: target.url,
+        method: target.method,
+        usage: target.usage,
         headers: req.headers,
         body: () => readRequestBody(req),
         forwardedFrom: {
