@@ -35,6 +35,14 @@ describe.each(
     s.tp.call(path, { token: await s.tp.token(user, ['platform:read']) });
   const subscription = async () =>
     SubscriptionModel.parse(await json(await read(`/api/v1/subscriptions/${SUB_A}`)));
+  /** The caller's list of subscriptions, by guid: display name. */
+  const listed = async (user: string = USERS.owner) =>
+    Object.fromEntries(
+      z
+        .array(z.object({ guid: z.string(), displayName: z.string().nullish() }))
+        .parse(await json(await read('/api/v1/subscriptions', user)))
+        .map((sub) => [sub.guid, sub.displayName]),
+    );
   const renderTotal = async () =>
     z
       .array(SubscriptionRendersModel)
@@ -69,6 +77,10 @@ describe.each(
 
   it('applies an import at once, memberships included', async () => {
     expect((await read(`/api/v1/subscriptions/${SUB_A}`, USERS.member)).status).toBe(200);
+    // The lists too, read twice so that the second comes from memory.
+    await listed(USERS.member);
+    expect(Object.keys(await listed(USERS.member))).toContain(SUB_A);
+    await listed();
     const file = fixture(s.now);
     file.subscriptions = file.subscriptions.map((sub) =>
       sub.guid === SUB_A
@@ -83,6 +95,8 @@ describe.each(
     await write('/api/v1/imports', file, 'POST', ['platform:read', 'platform:write', 'platform:admin']);
     expect((await subscription()).displayName).toBe('Acme (renamed)');
     expect((await read(`/api/v1/subscriptions/${SUB_A}`, USERS.member)).status).toBe(404);
+    expect((await listed())[SUB_A]).toBe('Acme (renamed)');
+    expect(Object.keys(await listed(USERS.member))).not.toContain(SUB_A);
   });
 
   it.skipIf(name.endsWith('delayed'))(
@@ -90,6 +104,8 @@ describe.each(
     async () => {
       await subscription();
       await subscription();
+      await listed();
+      await listed();
       // On PostgreSQL a connection of its own, as another replica would have; PGlite has only the one handle.
       const other = s.tp.database.databaseUrl
         ? await openDatabase({ databaseUrl: s.tp.database.databaseUrl, dataDir: s.tp.database.dataDir })
@@ -109,6 +125,8 @@ describe.each(
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(seen).toBe('Changed by SQL');
+      // The list, kept in memory as well, follows the same notification.
+      expect((await listed())[SUB_A]).toBe('Changed by SQL');
     },
   );
 });
