@@ -18,8 +18,7 @@ const ESCAPED_MAX = 4096;
  */
 export const requestLog = (logger: Logger): ((res: ServerResponse) => void) => {
   // The method, route template and user id of a line recur from request to request: each is escaped for JSON
-  // once. A line's allocations cost the server several times their own time in garbage collection, with every
-  // request in flight copied by each collection of the young generation.
+  // once rather than per line.
   const escapedTexts = new Map<string, string>();
   const escaped = (text: string): string => {
     let json = escapedTexts.get(text);

@@ -84,6 +84,9 @@ const decodeAuth = (row: ConnectorConfigRow, connectorId: string, usage: AuthUsa
  * secrets are only opened again when their sealed form changed: every auth change takes a new revision and
  * every seal a new IV, so an unchanged sealed string is an unchanged value.
  */
+/** The cache key of a connector's configuration for one usage (`id` lower case). */
+const keyOf = (id: string, environmentId: number, usage: AuthUsage) => `${id}:${environmentId}:${usage}`;
+
 export const createConnectorConfigLoader = (
   database: Database,
   secrets: SecretBox,
@@ -137,12 +140,12 @@ export const createConnectorConfigLoader = (
   return {
     cached(environmentId, connectorId, usage) {
       // An id that is not a uuid is never a key: `load` answers it (404).
-      return cache.get(`${connectorId.toLowerCase()}:${environmentId}:${usage}`);
+      return cache.get(keyOf(connectorId.toLowerCase(), environmentId, usage));
     },
     load(environmentId, connectorId, usage, options) {
       if (!uuidPattern.test(connectorId)) return Promise.reject(notFound(connectorId));
       const id = connectorId.toLowerCase();
-      const key = `${id}:${environmentId}:${usage}`;
+      const key = keyOf(id, environmentId, usage);
       const cached = options?.fresh ? undefined : cache.get(key);
       if (cached) return Promise.resolve(cached);
       // Without a cache every request reads for itself: one that arrives after a change must see it.
