@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isGuid, malformedTextErrors, NotFoundError, ValidationError } from '@platform/core';
+import {
+  isGuid,
+  malformedTextErrors,
+  NotFoundError,
+  proxiedResponseHeaders,
+  ValidationError,
+} from '@platform/core';
 import type { Express } from 'express';
 import { authorize } from '../operations/authorize.ts';
 import type { Caller } from '../services/context.ts';
@@ -16,15 +22,6 @@ export type ProxyHandler = (
 ) => Promise<void>;
 
 export const PROXY_PATH = '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/proxy';
-
-/**
- * Every answer of the proxy route, its own errors too, is served from the platform's origin: it must never run
- * there as a page nor be sniffed into one (docs/connector-proxy.md). The proxy sets the same on what it writes.
- */
-const PROXIED_RESPONSE_HEADERS = {
-  'Content-Security-Policy': 'sandbox',
-  'X-Content-Type-Options': 'nosniff',
-};
 
 /** The proxy route's answer to one request, its path parameters already decoded; both front door and router use it. */
 export const proxyRoute =
@@ -59,8 +56,8 @@ export const proxyRoute =
     } catch (error) {
       // Set here rather than up front: the handler writes them with the rest of its answer, and a header set before
       // `writeHead` puts Node's header writing on its slower path for every proxied request.
-      for (const name in PROXIED_RESPONSE_HEADERS) {
-        res.setHeader(name, PROXIED_RESPONSE_HEADERS[name as keyof typeof PROXIED_RESPONSE_HEADERS]);
+      for (const name in proxiedResponseHeaders) {
+        res.setHeader(name, proxiedResponseHeaders[name as keyof typeof proxiedResponseHeaders]);
       }
       // Nothing of the body was read yet when authorization fails, and nothing of it ever will be.
       closeIfBodyUnread(req, res);

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { proxiedResponseHeaders } from '@platform/core';
 
 /** RFC 9110 §7.6.1 connection-specific headers, plus what this proxy sets itself. */
 const hopByHop = new Set([
@@ -88,15 +89,6 @@ export const filterOutgoingHeaders = (
   }
   return out;
 };
-
-/**
- * What every response of the proxy carries, errors included: the target's answer is served from the platform's
- * origin, so it must not run there as a page (sandbox: no scripts, an opaque origin) nor be sniffed into one.
- */
-export const proxiedResponseHeaders = {
-  'content-security-policy': 'sandbox',
-  'x-content-type-options': 'nosniff',
-} as const;
 
 /**
  * The target's response headers a caller may see (docs/connector-proxy.md, "Responses"): what describes the body,

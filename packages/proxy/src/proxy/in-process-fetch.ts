@@ -1,7 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import { type AuthUsage, ForbiddenError, ServiceError } from '@platform/core';
+import { type AuthUsage, ForbiddenError, proxiedResponseHeaders, ServiceError } from '@platform/core';
 import { type HostFetch, type HostFetchRequest, RuntimeError } from '@platform/runtime';
-import { proxiedResponseHeaders } from './header-filter.ts';
 import type { ExchangeCaller, ProxyExchange } from './proxy-exchange.ts';
 import type { RequestBody } from './request-body.ts';
 import { ResponseTooLargeError } from './upstream-exchange.ts';

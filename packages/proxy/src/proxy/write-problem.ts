@@ -1,8 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { isServiceError, problem } from '@platform/core';
+import { isServiceError, problem, proxiedResponseHeaders } from '@platform/core';
 import { loggableError } from '@platform/store';
 import type { Logger } from 'pino';
-import { proxiedResponseHeaders } from './header-filter.ts';
 
 /**
  * Writes an error as ProblemDetails (docs/errors.md). ServiceErrors carry messages written for the caller;
