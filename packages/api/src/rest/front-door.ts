@@ -89,21 +89,23 @@ export const createFrontDoor = (options: FrontDoorOptions): RequestListener => {
       return;
     }
     const fail = (error: unknown) => answerError(log, req, res, locals.traceId, error);
-    const step = (index: number) => (error?: unknown) => {
+    // One continuation for the whole chain of checks, not one per check.
+    let index = 0;
+    const next = (error?: unknown): void => {
       if (error !== undefined) {
         fail(error);
         return;
       }
-      const check = admit[index];
+      const check = admit[index++];
       if (check) {
-        check(req as never, res as never, step(index + 1));
+        check(req as never, res as never, next);
         return;
       }
       const query = mark === -1 ? {} : parseQuery(url.slice(mark + 1));
       run(req, res, { params, query }).catch(fail);
     };
     try {
-      step(0)();
+      next();
     } catch (error) {
       fail(error);
     }

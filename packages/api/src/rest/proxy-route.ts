@@ -9,7 +9,11 @@ import {
 import type { Express } from 'express';
 import { authorize } from '../operations/authorize.ts';
 import type { Caller } from '../services/context.ts';
-import { readEnvironment, readEnvironmentNow } from '../services/environment-access.ts';
+import {
+  type EnvironmentScope,
+  readEnvironment,
+  readEnvironmentNow,
+} from '../services/environment-access.ts';
 import { closeIfBodyUnread } from './close-unread.ts';
 import { type AppDeps, localsOf, serviceContext } from './context.ts';
 import { expressPath } from './paths.ts';
@@ -23,10 +27,40 @@ export type ProxyHandler = (
 
 export const PROXY_PATH = '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/proxy';
 
-/** The proxy route's answer to one request, its path parameters already decoded; both front door and router use it. */
-export const proxyRoute =
-  (deps: AppDeps, handle: ProxyHandler) =>
-  async (
+/** What the route asks of a caller, made once rather than per request. */
+const PROXY_ACCESS = { access: 'platform:read' } as const;
+
+/**
+ * The proxy route's answer to one request, its path parameters already decoded; both front door and router use it.
+ * Not an async function: when the environment is in memory the handler's own promise is handed back, so a warm
+ * proxied request suspends no frame here and waits for no extra turn. The handler answers its own failures (the
+ * target's, the connector's): what is answered here is what comes before it.
+ */
+export const proxyRoute = (deps: AppDeps, handle: ProxyHandler) => {
+  const refuse = (req: IncomingMessage, res: ServerResponse, traceId: string, error: unknown): void => {
+    // Set here rather than up front: the handler writes them with the rest of its answer, and a header set before
+    // `writeHead` puts Node's header writing on its slower path for every proxied request.
+    for (const name in proxiedResponseHeaders) {
+      res.setHeader(name, proxiedResponseHeaders[name as keyof typeof proxiedResponseHeaders]);
+    }
+    // Nothing of the body was read yet when authorization fails, and nothing of it ever will be.
+    closeIfBodyUnread(req, res);
+    sendProblem(res, traceId, error);
+  };
+  const proceed = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    scope: EnvironmentScope,
+    connectorId: string,
+    caller: Caller,
+    traceId: string,
+  ): Promise<void> => {
+    if (!isGuid(connectorId)) {
+      throw new NotFoundError(`Connector '${connectorId}' was not found in this environment.`);
+    }
+    return handle(req, res, { environmentId: scope.environment.id, connectorId, caller, traceId });
+  };
+  return (
     req: IncomingMessage,
     res: ServerResponse,
     environment: string,
@@ -34,36 +68,25 @@ export const proxyRoute =
   ): Promise<void> => {
     const locals = localsOf(res);
     locals.route = PROXY_PATH;
+    const { traceId } = locals;
     try {
-      const caller = authorize({ access: 'platform:read' }, locals.identity);
+      const caller = authorize(PROXY_ACCESS, locals.identity);
       locals.caller = caller;
       const malformed = malformedTextErrors({ environment, connectorId });
       if (Object.keys(malformed).length > 0) {
         throw new ValidationError('U+0000 and unpaired surrogates are not accepted in the path.', malformed);
       }
-      const scope =
-        readEnvironmentNow(deps.reads, caller, environment) ??
-        (await readEnvironment(serviceContext(deps, caller, locals.traceId), environment));
-      if (!isGuid(connectorId)) {
-        throw new NotFoundError(`Connector '${connectorId}' was not found in this environment.`);
-      }
-      await handle(req, res, {
-        environmentId: scope.environment.id,
-        connectorId,
-        caller,
-        traceId: locals.traceId,
-      });
+      const scope = readEnvironmentNow(deps.reads, caller, environment);
+      if (scope) return proceed(req, res, scope, connectorId, caller, traceId);
+      return readEnvironment(serviceContext(deps, caller, traceId), environment)
+        .then((found) => proceed(req, res, found, connectorId, caller, traceId))
+        .catch((error: unknown) => refuse(req, res, traceId, error));
     } catch (error) {
-      // Set here rather than up front: the handler writes them with the rest of its answer, and a header set before
-      // `writeHead` puts Node's header writing on its slower path for every proxied request.
-      for (const name in proxiedResponseHeaders) {
-        res.setHeader(name, proxiedResponseHeaders[name as keyof typeof proxiedResponseHeaders]);
-      }
-      // Nothing of the body was read yet when authorization fails, and nothing of it ever will be.
-      closeIfBodyUnread(req, res);
-      sendProblem(res, locals.traceId, error);
+      refuse(req, res, traceId, error);
+      return Promise.resolve();
     }
   };
+};
 
 /**
  * The connector proxy route, every method (docs/connector-proxy.md): the caller needs `platform:read` and visibility of the
