@@ -75,6 +75,9 @@ const decodeAuth = (row: ConnectorConfigRow, connectorId: string, usage: AuthUsa
       )
     : undefined;
 
+/** The cache key of a connector's configuration for one usage (`id` lower case). */
+const keyOf = (id: string, environmentId: number, usage: AuthUsage) => `${id}:${environmentId}:${usage}`;
+
 /**
  * Reads the connector, the usage's authorization and the shared headers in one prepared query, and keeps
  * the result `cacheMs`; a configuration change then reaches other replicas within `cacheMs`, and this
@@ -84,9 +87,6 @@ const decodeAuth = (row: ConnectorConfigRow, connectorId: string, usage: AuthUsa
  * secrets are only opened again when their sealed form changed: every auth change takes a new revision and
  * every seal a new IV, so an unchanged sealed string is an unchanged value.
  */
-/** The cache key of a connector's configuration for one usage (`id` lower case). */
-const keyOf = (id: string, environmentId: number, usage: AuthUsage) => `${id}:${environmentId}:${usage}`;
-
 export const createConnectorConfigLoader = (
   database: Database,
   secrets: SecretBox,
