@@ -1,4 +1,4 @@
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, chromiumAvailable, screenshot, seriousViolations, signIn } from './support/browser.ts';
 import { type StartedServer, startServer } from './support/server.ts';
@@ -9,8 +9,8 @@ if (!chromiumAvailable)
 type Subscription = { guid: string; displayName: string };
 type RenderGroup = { date: string; totalRenders: number; totalWatermarkedRenders: number };
 
-const numbers = async (page: Page, selector: string) =>
-  (await page.locator(selector).allInnerTexts()).map((text) => Number(text.replaceAll(',', '')));
+const numbers = async (within: Locator, selector: string) =>
+  (await within.locator(selector).allInnerTexts()).map((text) => Number(text.replaceAll(',', '')));
 
 /**
  * The console's acceptance suite: one server (`platform-server start` with demo data and the development issuer),
@@ -88,16 +88,20 @@ describe.runIf(chromiumAvailable)('the console', () => {
 
   it('charts render usage: 12 monthly groups, 30 daily ones, the table totals equal to the API', async () => {
     await page.getByRole('link', { name: 'Render usage' }).click();
-    const chart = page.locator('figure.chart').first();
+    // The page's first chart and table are the subscription's only once its usage has loaded: until then, the
+    // one environment's renders by kind below it may be the only chart on the page.
+    const byEnvironment = (unit: 'month' | 'day') =>
+      page.getByRole('region', { name: `Renders per ${unit} by environment` });
+    const monthly = byEnvironment('month');
+    const chart = monthly.locator('figure.chart');
     await expect.poll(() => chart.locator('.chart-group').count()).toBe(12);
     const api = await server.get<RenderGroup[]>(
       `/api/v1/subscriptions/${acme.guid}/renders?groupBy=year&top=5`,
     );
-    const table = page.locator('table.render-table').first();
-    expect(await numbers(page, 'table.render-table >> nth=0 >> tbody [data-total="renders"]')).toEqual(
-      api.map((g) => g.totalRenders),
-    );
-    expect(await numbers(page, 'table.render-table >> nth=0 >> tbody [data-total="watermarked"]')).toEqual(
+    const table = monthly.locator('table.render-table');
+    const totals = 'tbody [data-total="renders"]';
+    expect(await numbers(table, totals)).toEqual(api.map((g) => g.totalRenders));
+    expect(await numbers(table, 'tbody [data-total="watermarked"]')).toEqual(
       api.map((g) => g.totalWatermarkedRenders),
     );
     expect(await table.locator('tbody tr').count()).toBe(12);
@@ -110,9 +114,7 @@ describe.runIf(chromiumAvailable)('the console', () => {
     const top2 = await server.get<RenderGroup[]>(
       `/api/v1/subscriptions/${acme.guid}/renders?groupBy=year&top=2`,
     );
-    expect(await numbers(page, 'table.render-table >> nth=0 >> tbody [data-total="renders"]')).toEqual(
-      top2.map((g) => g.totalRenders),
-    );
+    expect(await numbers(table, totals)).toEqual(top2.map((g) => g.totalRenders));
 
     // A date range: the groups the API gives for it.
     const endDate = api[2]?.date.slice(0, 10) ?? '';
@@ -128,12 +130,13 @@ describe.runIf(chromiumAvailable)('the console', () => {
     await page.getByLabel('Environments listed').selectOption('5');
 
     await page.getByRole('radio', { name: 'Day (a month)' }).check();
-    await expect.poll(() => chart.locator('.chart-group').count()).toBe(30);
+    const perDay = byEnvironment('day');
+    await expect.poll(() => perDay.locator('figure.chart .chart-group').count()).toBe(30);
     const daily = await server.get<RenderGroup[]>(
       `/api/v1/subscriptions/${acme.guid}/renders?groupBy=month&top=5`,
     );
     await expect
-      .poll(() => numbers(page, 'table.render-table >> nth=0 >> tbody [data-total="renders"]'))
+      .poll(() => numbers(perDay.locator('table.render-table'), totals))
       .toEqual(daily.map((g) => g.totalRenders));
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, '04-renders-month-dark');
