@@ -35,6 +35,14 @@ describe('platform-server on SIGTERM', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
+  /** Whether a raw HTTP/1.1 answer holds its head and as many body bytes as its Content-Length says. */
+  const complete = (answer: string): boolean => {
+    const end = answer.indexOf('\r\n\r\n');
+    if (end === -1) return false;
+    const length = /\r\ncontent-length: (\d+)\r\n/i.exec(answer.slice(0, end + 2))?.[1];
+    return answer.length - (end + 4) >= Number(length ?? 0);
+  };
+
   /** A PUT whose body is sent in two parts, so that it stays in flight until `finish`. */
   const startPut = async (token: string) => {
     const body = JSON.stringify(['shutdown.example']);
@@ -53,8 +61,12 @@ describe('platform-server on SIGTERM', () => {
     );
     return {
       finish: () => socket.write(body.slice(5)),
+      /** The whole answer (head and its Content-Length of body), waited for: a busy machine may take a while. */
       answered: async () => {
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        const deadline = Date.now() + 10_000;
+        while (!complete(answer) && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
         return answer;
       },
       ended: async () => {
