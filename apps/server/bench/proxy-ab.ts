@@ -6,8 +6,11 @@
  * Both builds run at once, pinned to the same core (`taskset`), each loaded by its own load generator on the other
  * core; the scheduler shares the core evenly, so B's req/s over A's is A's CPU per request over B's, whatever the
  * machine's speed does meanwhile. Same request as the user-path bench: a static-key connector, a verified token, a
- * loopback target. A build is a folder holding `bin/`, `dist/` and `package.json` of apps/server (`.` is the
- * current build); the `snapshot <folder>` form copies the current build there, to compare a change against.
+ * loopback target. The load generators and the target share the other core: when that core is saturated (`top -H`:
+ * the bench process near 100 %), the load generator sets part of the pace and every ratio is pulled toward 1, so a
+ * change then looks smaller than it is. A build is a folder holding `bin/`, `dist/` and `package.json` of
+ * apps/server (`.` is the current build); the `snapshot <folder>` form copies the current build there, to compare a
+ * change against.
  * BENCH_DURATION (s, 5), BENCH_ROUNDS (5), BENCH_CONNECTIONS (32); DATABASE_URL for PostgreSQL (both builds use it).
  * BENCH_ENV_B (`NAME=value ...`) gives B settings of its own, to weigh a setting on one build (`. .` with
  * `BENCH_ENV_B=LOG_LEVEL=warn`: what the request log costs).
