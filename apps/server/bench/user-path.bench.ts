@@ -17,7 +17,7 @@
 import { once } from 'node:events';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type TestBackend, testBackends } from '@platform/store/testing';
@@ -354,7 +354,7 @@ const loadAtEnd = loadavg()[0]!;
 const speedAtEnd = calibrate();
 const cores = availableParallelism();
 notes.push(
-  `One process each. Load average ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end on ${cores} cores; ${rounds} interleaved rounds of ${duration} s, medians.`,
+  `One process each. Load average ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end on ${cores} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}); ${rounds} interleaved rounds of ${duration} s, medians.`,
   `Machine speed: a fixed loop of 200 million additions took ${speedAtStart} ms at the start and ${speedAtEnd} ms at the end (lower is faster); compare it before comparing req/s across runs.`,
 );
 // The load generator, the target and nginx run on the same cores: with other work there, the figures prove the
