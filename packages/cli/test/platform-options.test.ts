@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { authData, connectorPackage, SECRETS } from './helpers/fixtures.ts';
@@ -216,6 +216,14 @@ describe('new', () => {
     });
     expect(dry.code, dry.stderr).toBe(0);
     expect(existsSync(join(work, 'x-data'))).toBe(false);
+    // The project's name alone names the connector too.
+    const named = await runCli(['new', 'acme-weather', '-t', 'data'], { cwd: work });
+    expect(named.code, named.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(work, 'acme-weather', 'package.json'), 'utf8'));
+    expect(manifest).toMatchObject({
+      name: 'acme-weather',
+      config: { connectorName: 'acme-weather', type: 'data' },
+    });
 
     mkdirSync(join(work, 'taken'));
     writeFileSync(join(work, 'taken', 'package.json'), '{}');

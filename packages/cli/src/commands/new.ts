@@ -26,11 +26,16 @@ const exists = async (path: string): Promise<boolean> => {
   }
 };
 
-/** `new [projectName] --name X --type media|data [-o dir]`: writes a project `publish` accepts as it is. */
+/**
+ * `new [projectName] --name X --type media|data [-o dir]`: writes a project `publish` accepts as it is. Either name
+ * gives the other: `new acme-weather` names the connector after the project, as a developer typing it expects.
+ */
 export const newProject = async (ctx: Context, projectName: string | undefined, options: NewOptions) => {
-  const connectorName = options.name ?? options.connectorName;
+  const connectorName = options.name ?? options.connectorName ?? projectName;
   if (connectorName === undefined || connectorName.trim() === '') {
-    throw new UsageError('missing required option --name <name>; see connector-cli new --help');
+    throw new UsageError(
+      'missing required option --name <name>; give the connector a name, e.g. connector-cli new --name "Acme DAM"',
+    );
   }
   const type = options.type ?? 'media';
   if (type !== 'media' && type !== 'data') {
@@ -67,7 +72,7 @@ export const registerNew = (program: Command, run: RunAction) => {
       'Create a connector project (package.json, tsconfig.json, connector.ts) that publish accepts as it is.',
     )
     .argument('[projectName]', 'npm package name of the project (default: from --name)', undefined)
-    .option('-n, --name <name>', 'connector name: config.connectorName')
+    .option('-n, --name <name>', 'connector name: config.connectorName (default: projectName)')
     .option('--connector-name <name>', 'the same, as the platform CLI spells it')
     .option('-t, --type <type>', 'media or data (default media)')
     .option('-o, --out <dir>', 'directory to create the project in (default ./<projectName>)')
@@ -76,6 +81,7 @@ export const registerNew = (program: Command, run: RunAction) => {
       `
 Examples:
   connector-cli new --name "Acme DAM" --type media
+  connector-cli new acme-dam
   connector-cli new acme-weather --name "Acme Weather" --type data -o ./connectors/weather`,
     )
     .action((projectName: string | undefined, options: NewOptions) =>
