@@ -21,12 +21,17 @@ const port = parentPort;
 if (!port) throw new Error('runtime-worker runs as a worker thread');
 const { limits, maxIdle } = workerData as WorkerData;
 
-/** Linux's lowest scheduling priority (nice 19): the event loop first, always. */
-const LOWEST_PRIORITY = 19;
-// On Linux a thread's own priority change applies to that thread alone: with every core running sandboxes (a
-// connector looping to its deadline), the scheduler still gives the main event loop (HTTP, the proxy) its turn at
-// once. Elsewhere the call would lower the whole process, so it is left out.
-if (process.platform === 'linux') setPriority(LOWEST_PRIORITY);
+/**
+ * A lower scheduling priority than the event loop's, not the lowest. At nice 10 the scheduler weighs the event loop's
+ * thread about nine times a worker's: with every core running sandboxes (a connector looping to its deadline), the
+ * main event loop (HTTP, the proxy) still gets its turn at once. At nice 19 (weighed 68 times less) the workers got
+ * next to no CPU whenever other processes of normal priority kept the cores busy (a second replica, a build, a
+ * neighbour): every check and invocation then outlasted its deadline and the worker was taken for stuck.
+ */
+const WORKER_NICENESS = 10;
+// On Linux a thread's own priority change applies to that thread alone. Elsewhere the call would lower the whole
+// process, so it is left out.
+if (process.platform === 'linux') setPriority(WORKER_NICENESS);
 keepEngineReady(limits.memoryBytes);
 
 /** Scripts kept by connector version, the least recently used dropped first. */
