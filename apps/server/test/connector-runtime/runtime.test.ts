@@ -90,6 +90,19 @@ describe.each(await testBackends())(
       return reply.body.id;
     };
 
+    /** A published data connector whose calls carry the table API's key on `usage`. */
+    const publishWithKey = async (usage: 'browser' | 'server'): Promise<string> => {
+      const id = await publish(dataConnector);
+      expectStatus(
+        await rest('PUT', `${connectorsPath}/${id}/auth/static`, {
+          ...owner,
+          body: { usage, key: 'X-Api-Key', value: STATIC_KEY },
+        }),
+        200,
+      );
+      return id;
+    };
+
     beforeAll(async () => {
       tp = await startTestPlatform(backend, { RUNTIME_TIMEOUT_SECONDS: '1', RUNTIME_MEMORY_MB: '32' });
       await importDataFile(tp.database, fixture(new Date()));
@@ -213,14 +226,7 @@ describe.each(await testBackends())(
     });
 
     it('a data connector on a static key, through the tRPC client: pages and a model', async () => {
-      const id = await publish(dataConnector);
-      expectStatus(
-        await rest('PUT', `${connectorsPath}/${id}/auth/static`, {
-          ...owner,
-          body: { usage: 'browser', key: 'X-Api-Key', value: STATIC_KEY },
-        }),
-        200,
-      );
+      const id = await publishWithKey('browser');
       const token = await tokenOf({ user: USERS.contentUser, roles: ['platform:read'] });
       const client = createPlatformClient(tp.url, () => token);
       const input = { environment: ENVIRONMENT, connectorId: id };
@@ -273,11 +279,7 @@ describe.each(await testBackends())(
     });
 
     it('stops hostile connectors with the limit they hit; the server and the next invocation carry on', async () => {
-      const healthy = await publish(dataConnector);
-      await rest('PUT', `${connectorsPath}/${healthy}/auth/static`, {
-        ...owner,
-        body: { usage: 'server', key: 'X-Api-Key', value: STATIC_KEY },
-      });
+      const healthy = await publishWithKey('server');
       const expectations: [keyof typeof hostileConnectors, number, Record<string, unknown>][] = [
         ['endlessLoop', 504, { code: 'TIME_LIMIT' }],
         ['memoryBomb', 502, { code: 'MEMORY_LIMIT', limit: 'memory' }],
@@ -324,14 +326,7 @@ describe.each(await testBackends())(
         spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
       );
       try {
-        const id = await publish(dataConnector);
-        expectStatus(
-          await rest('PUT', `${connectorsPath}/${id}/auth/static`, {
-            ...owner,
-            body: { usage: 'server', key: 'X-Api-Key', value: STATIC_KEY },
-          }),
-          200,
-        );
+        const id = await publishWithKey('server');
         const page = await run(id, 'data/page', { config: { limit: 2 } });
         expectStatus(page, 200);
         expect(page.body).toMatchObject({ data: [{ n: 0 }, { n: 1 }] });
