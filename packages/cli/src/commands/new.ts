@@ -27,7 +27,7 @@ const exists = async (path: string): Promise<boolean> => {
 };
 
 /**
- * `new [projectName] --name X --type media|data [-o dir]`: writes a project `publish` accepts as it is. Either name
+ * `new [projectName] [--name X] [--type media|data] [-o dir]`: writes a project `publish` accepts as it is. Either name
  * gives the other: `new acme-weather` names the connector after the project, as a developer typing it expects.
  */
 export const newProject = async (ctx: Context, projectName: string | undefined, options: NewOptions) => {
