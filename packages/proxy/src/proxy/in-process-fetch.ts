@@ -68,8 +68,9 @@ export const createInProcessFetch =
       return {
         status: response.status,
         statusText: STATUS_CODES[response.status] ?? '',
-        url: url.href,
-        redirected: false,
+        // Where the answer came from, after the redirects the proxy followed (Fetch semantics).
+        url: response.body.url.href,
+        redirected: response.body.redirected,
         headers: responseHeaders,
         body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
         credentialsInjected: response.credentialsInjected,

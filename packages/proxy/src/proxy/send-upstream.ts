@@ -169,7 +169,7 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
     if (body.kind === 'stream' && body.length !== undefined)
       hopHeaders['content-length'] = String(body.length);
     const started = performance.now();
-    const response = new UpstreamExchange(credentialSent);
+    const response = new UpstreamExchange(credentialSent, url, hop > 0);
     // Whole milliseconds: Node keeps one list of timers per duration, and a first hop's is then the same for every
     // exchange (a fraction of a millisecond off made a list, and its place in the queue of lists, per request).
     response.limit(Math.max(0, Math.ceil(deadline - started)));

@@ -35,8 +35,15 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
   #limit: NodeJS.Timeout | undefined;
   #collector: Collector | undefined;
 
-  /** Whether this hop carried the injected credential (a 401 then is the credential's fault). */
-  constructor(readonly credentialSent: boolean) {
+  /**
+   * `credentialSent`: whether this hop carried the injected credential (a 401 then is the credential's fault).
+   * `url`: the hop's target; `redirected`: whether the proxy followed a redirect to reach it (Fetch's `redirected`).
+   */
+  constructor(
+    readonly credentialSent: boolean,
+    readonly url: Readonly<URL>,
+    readonly redirected: boolean,
+  ) {
     this.started = new Promise<this>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
