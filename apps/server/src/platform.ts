@@ -20,7 +20,6 @@ import {
   createSecretBox,
   type Database,
   loadOrCreateSecretsKey,
-  loadOrStoreSharedValue,
   migrate,
   openDatabase,
   repointDemoConnectors,
@@ -32,6 +31,7 @@ import { Registry } from 'prom-client';
 import { type Config, ConfigError, publicUrlOf } from './config.ts';
 import { guardConnections, trustedProxies } from './connection-guard.ts';
 import { loadConsole } from './console-route.ts';
+import { sharedDevKeyStore } from './dev-key-store.ts';
 import { listenImportSocket } from './import-socket.ts';
 import { listenMetrics } from './metrics-listener.ts';
 import { answerRaw } from './raw-answer.ts';
@@ -47,9 +47,6 @@ import { standInApi } from './stand-in/stand-in-api.ts';
  * their serialized body: about 60 MiB at most. Access checks, the most numerous entries, are far smaller.
  */
 const READ_CACHE_ENTRIES = 2000;
-
-/** The development issuer's signing key in platform_meta (PostgreSQL only). */
-const DEV_KEY = 'dev-issuer-signing-key';
 
 /** How long a shutdown waits for the requests in flight before cutting what is left (docs/deployment.md). */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -185,16 +182,7 @@ export const startPlatform = async (
           issuer: url,
           audience: config.authAudience,
           // PostgreSQL: one key for every replica, sealed with SECRETS_KEY (docs/deployment.md).
-          keyStore: config.databaseUrl
-            ? async (create) =>
-                JSON.parse(
-                  secrets.open(
-                    await loadOrStoreSharedValue(database.db, DEV_KEY, async () =>
-                      secrets.seal(JSON.stringify(await create())),
-                    ),
-                  ),
-                )
-            : undefined,
+          keyStore: config.databaseUrl ? sharedDevKeyStore(database.db, secrets) : undefined,
         }),
       );
       devIssuer = issuer;

@@ -153,6 +153,31 @@ describe(`the development issuer asked for by name (${backend.name})`, () => {
     expect(location.searchParams.get('code')).toBeNull();
     expect(location.searchParams.get('error')).toBe('access_denied');
   });
+
+  it('platform-server token mints a token this server accepts', async () => {
+    const minted = await new Promise<{ code: number; output: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [BIN, 'token', '--sub', 'demo|owner'],
+        {
+          env: {
+            PATH: process.env.PATH ?? '',
+            DATA_DIR: database.dataDir,
+            DEV_ISSUER: 'true',
+            ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl, SECRETS_KEY } : {}),
+          },
+          timeout: 30_000,
+        },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? (error.code as number) : 0, output: stdout + stderr }),
+      );
+    });
+    expect(minted.code, minted.output).toBe(0);
+    const answer = await fetch(`${server.url}/api/v1/subscriptions`, {
+      headers: { authorization: `Bearer ${minted.output.trim()}` },
+    });
+    expect(answer.status).toBe(200);
+  });
 });
 
 describe('DEV_ISSUER=false without AUTH_ISSUER', () => {

@@ -1,6 +1,6 @@
-// The issuer alone, not the API's index: minting a token loads neither the HTTP stack nor the database.
-import { createDevIssuer } from '@platform/api/dev-issuer';
-import { loadConfig, publicUrlOf } from '../config.ts';
+// The issuer alone, not the API's index: minting a token loads no HTTP stack, and the database only where the key is.
+import { createDevIssuer, type DevIssuer } from '@platform/api/dev-issuer';
+import { type Config, loadConfig, publicUrlOf } from '../config.ts';
 import { readServerFile } from '../server-file.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -14,6 +14,42 @@ export const parseTtl = (text: string): number => {
     throw new UsageError(`--ttl ${text} is not a duration: use for example 30m, 1h or 7d (at most 366d).`);
   }
   return seconds;
+};
+
+/**
+ * The issuer the server runs: its key in DATA_DIR, or with DATABASE_URL in the database (sealed with SECRETS_KEY),
+ * where every replica reads it; a key of DATA_DIR would sign tokens no server verifies.
+ */
+const serversIssuer = async (config: Config, issuer: string): Promise<DevIssuer> => {
+  const options = { dataDir: config.dataDir, issuer, audience: config.authAudience };
+  if (!config.databaseUrl) return createDevIssuer(options);
+  const [{ createSecretBox, openDatabase }, { sharedDevKeyStore }] = await Promise.all([
+    import('@platform/store'),
+    import('../dev-key-store.ts'),
+  ]);
+  if (!config.secretsKey)
+    throw new UsageError('SECRETS_KEY is required with DATABASE_URL: the key is sealed with it.');
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: 1,
+  });
+  try {
+    return await createDevIssuer({
+      ...options,
+      keyStore: sharedDevKeyStore(database.db, createSecretBox(config.secretsKey)),
+    });
+  } catch (error) {
+    // undefined_table, as PostgreSQL reports it under drizzle's wrapping error.
+    if ((error as { cause?: { code?: string } }).cause?.code === '42P01') {
+      throw new UsageError(
+        'The database has no platform tables yet: start the server or run platform-server migrate first.',
+      );
+    }
+    throw error;
+  } finally {
+    await database.close();
+  }
 };
 
 /** `platform-server token --sub ID [--roles a,b] [--ttl 1h]`: a token of the development issuer. */
@@ -39,6 +75,6 @@ export const token = async (options: { sub?: string; roles?: string; ttl?: strin
   // The issuer is the server's public URL: take the running server's when there is one (PORT may differ).
   const running = await readServerFile(config.dataDir);
   const issuer = running?.url ?? publicUrlOf(config, config.port);
-  const devIssuer = await createDevIssuer({ dataDir: config.dataDir, issuer, audience: config.authAudience });
+  const devIssuer = await serversIssuer(config, issuer);
   process.stdout.write(`${await devIssuer.mint({ sub: options.sub, roles, ttlSeconds })}\n`);
 };
