@@ -44,8 +44,11 @@ describe('problem', () => {
     expect(ProblemDetails.safeParse(body).success).toBe(true);
   });
 
-  it('names 429 by RFC 6585 and unknown statuses generically', () => {
+  it('names 429 and 431 by RFC 6585, the rest that the server answers by RFC 9110, unknown statuses generically', () => {
     expect(statusType(429)).toBe('https://tools.ietf.org/html/rfc6585#section-4');
+    expect(statusType(431)).toBe('https://tools.ietf.org/html/rfc6585#section-5');
+    expect(statusType(408)).toBe('https://tools.ietf.org/html/rfc9110#section-15.5.9');
+    expect(statusTitle(408)).toBe('Request Timeout');
     expect(statusType(418)).toBe('about:blank');
     expect(statusTitle(418)).toBe('Error');
   });

@@ -43,12 +43,20 @@ const statusSections: Record<number, { section: string; title: string }> = {
   403: { section: '15.5.4', title: 'Forbidden' },
   404: { section: '15.5.5', title: 'Not Found' },
   405: { section: '15.5.6', title: 'Method Not Allowed' },
+  406: { section: '15.5.7', title: 'Not Acceptable' },
+  408: { section: '15.5.9', title: 'Request Timeout' },
   409: { section: '15.5.10', title: 'Conflict' },
+  410: { section: '15.5.11', title: 'Gone' },
+  411: { section: '15.5.12', title: 'Length Required' },
   413: { section: '15.5.14', title: 'Content Too Large' },
+  414: { section: '15.5.15', title: 'URI Too Long' },
   415: { section: '15.5.16', title: 'Unsupported Media Type' },
+  417: { section: '15.5.18', title: 'Expectation Failed' },
   422: { section: '15.5.21', title: 'Unprocessable Content' },
   429: { section: '6', title: 'Too Many Requests' },
+  431: { section: '5', title: 'Request Header Fields Too Large' },
   500: { section: '15.6.1', title: 'Internal Server Error' },
+  501: { section: '15.6.2', title: 'Not Implemented' },
   502: { section: '15.6.3', title: 'Bad Gateway' },
   503: { section: '15.6.4', title: 'Service Unavailable' },
   504: { section: '15.6.5', title: 'Gateway Timeout' },
@@ -57,8 +65,9 @@ const statusSections: Record<number, { section: string; title: string }> = {
 export const statusTitle = (status: number): string => statusSections[status]?.title ?? 'Error';
 
 export const statusType = (status: number): string => {
-  // 429 is defined by RFC 6585, not RFC 9110.
+  // 429 and 431 are defined by RFC 6585, not RFC 9110.
   if (status === 429) return 'https://tools.ietf.org/html/rfc6585#section-4';
+  if (status === 431) return 'https://tools.ietf.org/html/rfc6585#section-5';
   const known = statusSections[status];
   return known ? `https://tools.ietf.org/html/rfc9110#section-${known.section}` : 'about:blank';
 };

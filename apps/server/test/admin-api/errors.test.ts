@@ -100,5 +100,12 @@ describe.each(await testBackends())('errors and the tRPC transport on $name', (b
     await expect(createPlatformClient(s.tp.url).subscriptions.list.query({})).rejects.toSatisfy(
       (error) => error instanceof TRPCClientError && error.data?.code === 'UNAUTHORIZED',
     );
+    // The challenge of a 401, as on REST: with error="invalid_token" when a token was presented.
+    const missing = await s.tp.call('/trpc/subscriptions.list');
+    expect(missing.status).toBe(401);
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer');
+    const invalid = await s.tp.call('/trpc/subscriptions.list', { token: 'x.y.z' });
+    expect(invalid.status).toBe(401);
+    expect(invalid.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
   });
 });

@@ -79,6 +79,14 @@ export const parseInput = (operation: AnyOperation, raw: RawRequest): Record<str
   rejectMalformedText(raw);
   const input: Record<string, unknown> = {};
   if (operation.params) {
+    // Only a tRPC input can leave one out (a REST path always has them): a missing field, not a resource not found.
+    const missing = Object.keys(operation.params.shape).filter((name) => raw.params[name] === undefined);
+    if (missing.length > 0) {
+      throw new ValidationError(
+        `The input needs ${missing.join(', ')}.`,
+        Object.fromEntries(missing.map((name) => [name, ['required']])),
+      );
+    }
     const parsed = operation.params.safeParse(raw.params);
     if (!parsed.success) {
       const errors = fieldErrors(parsed.error);

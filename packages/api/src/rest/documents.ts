@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { ForbiddenError } from '@platform/core';
+import { ForbiddenError, UnauthenticatedError } from '@platform/core';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import express, { type Express } from 'express';
 import type { Registry } from 'prom-client';
@@ -13,7 +13,7 @@ import { buildTrpcRouter } from '../trpc/router.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
 import { mountDevSignIn } from './dev-sign-in.ts';
 import { noFramingHeaders } from './no-framing.ts';
-import { sendProblem } from './problem-response.ts';
+import { bearerChallenge, sendProblem } from './problem-response.ts';
 import { DEFAULT_BODY_LIMIT, DEFAULT_IDLE_TIMEOUT_MS } from './routes.ts';
 
 const require = createRequire(import.meta.url);
@@ -75,6 +75,13 @@ export const mountDocuments = (
         if (error.code === 'INTERNAL_SERVER_ERROR' || error.code === 'SERVICE_UNAVAILABLE') {
           logUnexpectedError(options.deps.log, ctx?.traceId, error.cause ?? error);
         }
+      },
+      // A call refused for its token answers 401 with the challenge, as REST does (docs/authentication.md).
+      responseMeta: ({ errors }) => {
+        const unauthenticated = errors.find((error) => error.cause instanceof UnauthenticatedError)?.cause;
+        return unauthenticated instanceof UnauthenticatedError
+          ? { headers: { 'WWW-Authenticate': bearerChallenge(unauthenticated) } }
+          : {};
       },
       createContext: ({ res, info }) => {
         const locals = res.locals as RequestLocals;

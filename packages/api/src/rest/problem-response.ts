@@ -17,6 +17,12 @@ const UNAVAILABLE_CODES = new Set([
   'DATABASE_UNAVAILABLE',
 ]);
 
+/** RFC 6750 §3: the challenge of a 401, naming the token's fault when one was presented. */
+export const bearerChallenge = (error: UnauthenticatedError): string =>
+  error.tokenPresented
+    ? `Bearer error="invalid_token", error_description="${error.message.replace(/"/g, "'")}"`
+    : 'Bearer';
+
 export const isUnavailable = (error: unknown): boolean => {
   for (let e: unknown = error, depth = 0; e && depth < 5; depth++) {
     const code = (e as { code?: unknown }).code;
@@ -54,14 +60,7 @@ export const sendProblem = (
   const { status, detail } = outcome;
   const serviceError = outcome.error;
   for (const [name, value] of Object.entries(serviceError?.headers ?? {})) res.setHeader(name, value);
-  if (serviceError instanceof UnauthenticatedError) {
-    res.setHeader(
-      'WWW-Authenticate',
-      serviceError.tokenPresented
-        ? `Bearer error="invalid_token", error_description="${serviceError.message.replace(/"/g, "'")}"`
-        : 'Bearer',
-    );
-  }
+  if (serviceError instanceof UnauthenticatedError) res.setHeader('WWW-Authenticate', bearerChallenge(serviceError));
   if (status === 503) res.setHeader('Retry-After', '5');
   res.statusCode = status;
   sendJson(res, {

@@ -54,7 +54,10 @@ export const admitTrpc = (
       next();
       return;
     }
-    if (req.is('application/json') === false) {
+    // An empty body has no type to judge (fetch sends Content-Length: 0 and no type for a POST without one).
+    const empty =
+      req.headers['transfer-encoding'] === undefined && Number(req.headers['content-length'] ?? 0) === 0;
+    if (!empty && req.is('application/json') === false) {
       // tRPC would refuse it too, but before its context exists: without the traceId and errorCode.
       closeIfBodyUnread(req, res);
       next(
@@ -68,7 +71,12 @@ export const admitTrpc = (
     const body = await readJsonBody(req, { ...bodyReading(undefined, locals, idleMs), limit });
     req.body = body.present ? body.value : {};
     locals.bodyTextChecked = body.present && !body.mayHoldMalformedText;
-    if (!body.present) closeIfBodyUnread(req, res);
+    if (!body.present) {
+      closeIfBodyUnread(req, res);
+      // No body and so no type: tRPC would refuse the missing type before its context exists (without the traceId
+      // and errorCode); it answers the call instead (a query by POST: 405; a mutation without input: 400).
+      req.headers['content-type'] = 'application/json';
+    }
     next();
   };
 };
