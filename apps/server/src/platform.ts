@@ -31,6 +31,7 @@ import { Registry } from 'prom-client';
 import { type Config, ConfigError, publicUrlOf } from './config.ts';
 import { guardConnections, trustedProxies } from './connection-guard.ts';
 import { loadConsole } from './console-route.ts';
+import { continueOnRead } from './continue-on-read.ts';
 import { sharedDevKeyStore } from './dev-key-store.ts';
 import { listenImportSocket } from './import-socket.ts';
 import { listenMetrics } from './metrics-listener.ts';
@@ -156,6 +157,10 @@ export const startPlatform = async (
     }
 
     server.on('clientError', answerClientError);
+    server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+      continueOnRead(req, res);
+      server.emit('request', req, res);
+    });
     const held: [IncomingMessage, ServerResponse][] = [];
     const inFlight = new ResponsesInFlight();
     let draining = false;

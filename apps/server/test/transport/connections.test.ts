@@ -295,6 +295,41 @@ describe('connections of a platform-server process', () => {
     expect(kept).toBeUndefined();
   });
 
+  it('sends 100 Continue only to a request whose body will be read: a refused one gets its final answer instead', async () => {
+    const exchange = async (token: string | undefined) => {
+      const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+      let received = '';
+      socket.on('data', (data: Buffer) => {
+        received += data.toString('latin1');
+      });
+      const until = async (pattern: RegExp) => {
+        const deadline = Date.now() + 5000;
+        while (!pattern.test(received) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      };
+      // Refused whole by the import (an unknown key): nothing of the server's data changes.
+      const body = '{"unknownKey":[]}';
+      socket.write(
+        `POST /api/v1/imports HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
+          `${token ? `Authorization: Bearer ${token}\r\n` : ''}Expect: 100-continue\r\n\r\n`,
+      );
+      await until(/^HTTP\/1\.1 \d{3} /);
+      const first = received.split('\r\n', 1)[0];
+      if (first?.startsWith('HTTP/1.1 100 ')) {
+        socket.write(body);
+        await until(/\r\n\r\nHTTP\/1\.1 \d{3} /);
+      }
+      socket.destroy();
+      return (received.match(/HTTP\/1\.1 \d{3}/g) ?? []).map((line) => line.slice(9));
+    };
+    const reader = await issuer.sign({ sub: 'auth0|reader', roles: ['platform:read'] });
+    const admin = await issuer.sign({ sub: 'auth0|ops', roles: ['platform:read', 'platform:write', 'platform:admin'] });
+    expect(await exchange(undefined)).toEqual(['401']);
+    expect(await exchange(reader)).toEqual(['403']);
+    const [continued, final] = await exchange(admin);
+    expect(continued).toBe('100');
+    expect(final).toBe('400');
+  });
+
   it('keeps the connection of a refused request that has no body: the next request goes on the same socket', async () => {
     const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
     let received = '';
