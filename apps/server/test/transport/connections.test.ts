@@ -322,7 +322,10 @@ describe('connections of a platform-server process', () => {
       return (received.match(/HTTP\/1\.1 \d{3}/g) ?? []).map((line) => line.slice(9));
     };
     const reader = await issuer.sign({ sub: 'auth0|reader', roles: ['platform:read'] });
-    const admin = await issuer.sign({ sub: 'auth0|ops', roles: ['platform:read', 'platform:write', 'platform:admin'] });
+    const admin = await issuer.sign({
+      sub: 'auth0|ops',
+      roles: ['platform:read', 'platform:write', 'platform:admin'],
+    });
     expect(await exchange(undefined)).toEqual(['401']);
     expect(await exchange(reader)).toEqual(['403']);
     const [continued, final] = await exchange(admin);

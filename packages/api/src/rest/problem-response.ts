@@ -60,7 +60,8 @@ export const sendProblem = (
   const { status, detail } = outcome;
   const serviceError = outcome.error;
   for (const [name, value] of Object.entries(serviceError?.headers ?? {})) res.setHeader(name, value);
-  if (serviceError instanceof UnauthenticatedError) res.setHeader('WWW-Authenticate', bearerChallenge(serviceError));
+  if (serviceError instanceof UnauthenticatedError)
+    res.setHeader('WWW-Authenticate', bearerChallenge(serviceError));
   if (status === 503) res.setHeader('Retry-After', '5');
   res.statusCode = status;
   sendJson(res, {
