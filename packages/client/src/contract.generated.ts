@@ -891,10 +891,7 @@ export type AppRouter = TRPCBuiltRouter<
           environment: string;
           connectorId: string;
           body: {
-            usage?: 'browser' | 'server';
-            options?: { [key: string]: null | string | number | boolean };
-            context?: { [key: string]: null | string | number | boolean };
-            query?: {
+            query: {
               filter?: null | string[];
               collection?: null | string;
               pageToken?: null | string;
@@ -902,6 +899,9 @@ export type AppRouter = TRPCBuiltRouter<
               sortBy?: null | string;
               sortOrder?: null | string;
             };
+            usage?: 'browser' | 'server';
+            options?: { [key: string]: null | string | number | boolean };
+            context?: { [key: string]: null | string | number | boolean };
           };
         };
         output: unknown;

@@ -259,6 +259,23 @@ describe.each(await testBackends())(
       expect(wrongType.body).toMatchObject({ code: 'METHOD_MISSING' });
     });
 
+    it('refuses a run body with an unknown field or without its required part, naming the field', async () => {
+      const id = await publishWithKey('server');
+      const cases: [string, Record<string, unknown>, string][] = [
+        ['data/page', { config: { limit: 1 }, bogus: 2 }, 'bogus'],
+        ['data/page', { config: { limit: 1, bogusConfig: 1 } }, 'config.bogusConfig'],
+        ['data/model', { bogus: 2 }, 'bogus'],
+        ['media/query', { usage: 'browser' }, 'query'],
+        ['media/query', { query: { pageSize: 1, bogusQuery: 1 } }, 'query.bogusQuery'],
+        ['media/detail', { id: 'x', bogus: 1 }, 'bogus'],
+      ];
+      for (const [path, body, field] of cases) {
+        const reply = await run(id, path, body);
+        expectStatus(reply, 400);
+        expect(Object.keys((reply.body as { errors: object }).errors), path).toEqual([field]);
+      }
+    });
+
     it('refuses a script that is not a module at publish and republish (422), runs nothing of a disabled one (409)', async () => {
       const refused = await rest('POST', connectorsPath, {
         ...owner,

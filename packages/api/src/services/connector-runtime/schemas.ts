@@ -5,24 +5,22 @@ const Dictionary = z
   .record(z.string(), z.union([z.string(), z.boolean(), z.number(), z.null()]))
   .describe('Key-value pairs handed to the connector.');
 
-/** What every run body may carry. */
-export const RunBody = z.object({
+/** What every run body may carry; an unknown field is refused, naming it, as on every other route. */
+export const RunBody = z.strictObject({
   usage: AuthUsage.optional().describe('`server` (default; token role connector:server) or `browser`.'),
   options: Dictionary.optional().describe("Laid over the connector's published options for this call."),
   context: Dictionary.optional().describe("The method's context argument."),
 });
 
 export const MediaQueryBody = RunBody.extend({
-  query: z
-    .object({
-      filter: z.array(z.string()).nullable().optional(),
-      collection: z.string().nullable().optional(),
-      pageToken: z.string().nullable().optional(),
-      pageSize: z.int().min(1).max(1000).optional(),
-      sortBy: z.string().nullable().optional(),
-      sortOrder: z.string().nullable().optional(),
-    })
-    .default({}),
+  query: z.strictObject({
+    filter: z.array(z.string()).nullable().optional(),
+    collection: z.string().nullable().optional(),
+    pageToken: z.string().nullable().optional(),
+    pageSize: z.int().min(1).max(1000).optional(),
+    sortBy: z.string().nullable().optional(),
+    sortOrder: z.string().nullable().optional(),
+  }),
 });
 
 export const MediaDetailBody = RunBody.extend({ id: z.string().min(1).max(2048) });
@@ -33,7 +31,7 @@ export const MediaDownloadBody = MediaDetailBody.extend({
 });
 
 export const DataPageBody = RunBody.extend({
-  config: z.object({
+  config: z.strictObject({
     filters: z.array(z.unknown()).nullable().optional(),
     sorting: z.array(z.unknown()).nullable().optional(),
     limit: z.int().min(1).max(10_000),
