@@ -46,15 +46,19 @@ const printDryRun = (ctx: Context, request: ApiRequest, hasToken: boolean): void
   });
 };
 
+const HINTS: Record<number, string> = {
+  401: 'run connector-cli login again, or pass a valid --token',
+  404: 'check -e and --connectorId (connector-cli list -e <environment> -b <baseUrl> shows the connectors)',
+  500: 'try again in a moment; --verbose shows what the server answered',
+};
+
 const serverError = (status: number, data: unknown): ServerError => {
   const parsed = ProblemDetails.safeParse(data);
   const problem = parsed.success && typeof data === 'object' ? parsed.data : undefined;
   const detail = problem?.detail ?? `the server answered ${status} ${statusTitle(status)}`;
-  // A 401 detail says the token was refused; the fix is the same whatever the server's words.
-  const message =
-    status === 401
-      ? `${detail.replace(/\.$/, '')}; run connector-cli login again, or pass a valid --token`
-      : detail;
+  // The server's words say what is wrong; the fix for the statuses a command meets most is added to them.
+  const hint = HINTS[status] ?? (status >= 500 ? HINTS[500] : undefined);
+  const message = hint ? `${detail.replace(/\.$/, '')}; ${hint}` : detail;
   const details = [`HTTP ${status} ${statusTitle(status)}`];
   if (problem !== undefined) details.push(JSON.stringify(problem, null, 2));
   else if (typeof data === 'string' && data !== '') details.push(data.slice(0, 2000));

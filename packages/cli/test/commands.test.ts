@@ -7,6 +7,8 @@ import { type RecordingServer, startRecordingServer } from './helpers/recording-
 import { runCli, startCli, tempDir } from './helpers/run-cli.ts';
 
 const SCRIPT = 'export default class WeatherConnector {}\n';
+/** A connector id the stand-in server does not know. */
+const MISSING = '00000000-0000-4000-8000-000000000000';
 
 const project = (pkg: object = connectorPackage(), script: string | null = SCRIPT): string => {
   const dir = tempDir('connector-project-');
@@ -45,6 +47,17 @@ beforeAll(async () => {
         JSON.stringify([
           { usage: 'server', type: 'staticKey', name: 'Key', updatedAt: '2026-01-01T00:00:00Z' },
         ]),
+      );
+    } else if (request.method === 'DELETE' && path.includes(MISSING)) {
+      response.writeHead(404, { 'content-type': 'application/problem+json' });
+      response.end(
+        JSON.stringify({
+          type: 'https://tools.ietf.org/html/rfc9110#section-15.5.5',
+          title: 'Not Found',
+          status: 404,
+          detail: `Connector '${MISSING}' was not found in this environment.`,
+          traceId: '0af7651916cd43dd8448eb211c80319c',
+        }),
       );
     } else if (request.method === 'DELETE') {
       response.writeHead(204).end();
@@ -172,6 +185,14 @@ describe('list, delete-auth, delete', () => {
     expect(result.code).toBe(0);
     expect(last()?.method).toBe('DELETE');
     expect(last()?.url).toBe(`${API}/connectors/abc`);
+  });
+
+  test("a server's refusal is one line: its words, then how to fix it", async () => {
+    const result = await runCli(['delete', '--connectorId', MISSING, ...target()]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `error: Connector '${MISSING}' was not found in this environment; check -e and --connectorId (connector-cli list -e <environment> -b <baseUrl> shows the connectors)\n`,
+    );
   });
 
   test('delete without --connectorId is a usage error', async () => {

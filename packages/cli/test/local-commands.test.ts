@@ -63,6 +63,13 @@ describe('connector-cli test', () => {
     expect(result.stderr).toBe(
       'error: 2 of 3 tests failed; see the FAIL lines above and fix connector.ts or the test file\n',
     );
+    // --json: the outcomes in the result on stdout, the failure as one JSON line on stderr.
+    const json = await runCli(['--json', 'test', dir, '-t', join(dir, 'bad.json')]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ passed: 1, failed: 2 });
+    const errorLines = json.stderr.trim().split('\n');
+    expect(errorLines).toHaveLength(1);
+    expect(JSON.parse(errorLines[0] ?? '')).toMatchObject({ error: { code: 'CONNECTOR_FAILED' } });
   });
 
   test('setup.runtime_options are the options the connector sees', async () => {

@@ -15,17 +15,22 @@ export const testProject = async (ctx: Context, dir: string | undefined, options
   const local = await readLocalProject(dir);
   const file = await readTestFile(resolve(options.testFile));
   const outcomes = await runTests(await compileLocal(local), local.options, file);
-  for (const outcome of outcomes) {
-    ctx.out.info(
-      outcome.passed ? `PASS: ${outcome.name}` : `FAIL: ${outcome.name}: ${outcome.reasons.join('; ')}`,
-    );
+  // With --json every outcome is in the result: stderr keeps only the failure's one line.
+  if (!ctx.out.json) {
+    for (const outcome of outcomes) {
+      ctx.out.info(
+        outcome.passed ? `PASS: ${outcome.name}` : `FAIL: ${outcome.name}: ${outcome.reasons.join('; ')}`,
+      );
+    }
   }
   const failed = outcomes.filter((o) => !o.passed).length;
   if (ctx.out.json) ctx.out.result('', { passed: outcomes.length - failed, failed, tests: outcomes });
   if (failed > 0) {
     throw new CliError(
       'CONNECTOR_FAILED',
-      `${failed} of ${outcomes.length} tests failed; see the FAIL lines above and fix connector.ts or the test file`,
+      ctx.out.json
+        ? `${failed} of ${outcomes.length} tests failed; see the tests of the result and fix connector.ts or the test file`
+        : `${failed} of ${outcomes.length} tests failed; see the FAIL lines above and fix connector.ts or the test file`,
     );
   }
   if (!ctx.out.json) ctx.out.result(`${outcomes.length} of ${outcomes.length} tests passed`, undefined);
