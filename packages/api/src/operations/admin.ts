@@ -137,7 +137,11 @@ export const adminOperations = [
     tag: 'Environments',
     access: 'platform:read',
     query: z.object({
-      subscriptionId: optionalQuery('Subscription guid to read from.'),
+      // Documented as a uuid; a value that is not one is judged by the service (404, as a subscription not seen).
+      subscriptionId: singleQueryValue()
+        .meta({ format: 'uuid' })
+        .optional()
+        .describe('Subscription guid to read from (404 when it is not one the caller can see).'),
       environmentName: optionalQuery('Case-insensitive substring of the name or technical name.'),
     }),
     response: z.array(BasicEnvironmentModel),
