@@ -222,7 +222,10 @@ describe.each(await testBackends())('connector-cli against the composed server o
     expect(jwt.stderr).toMatch(/oAuth2JwtBearer/);
     expect(gone.code).toBe(1);
     expect(gone.stdout).toBe('');
-    expect(gone.stderr).toBe(`error: ${notFound.body.detail}\n`);
+    // The server's words, then how to fix a 404.
+    expect(gone.stderr).toBe(
+      `error: ${notFound.body.detail.replace(/\.$/, '')}; check -e and --connectorId (connector-cli list -e <environment> -b <baseUrl> shows the connectors)\n`,
+    );
     expect(await authOf(id)).toEqual({});
   });
 
@@ -311,7 +314,7 @@ describe.each(await testBackends())('connector-cli against the composed server o
       type: 'oAuth2ResourceOwnerPassword',
     });
     expect(verboseError.code).toBe(1);
-    expect(verboseError.stderr).toMatch(/^error: Connector .+ was not found in this environment\.$/m);
+    expect(verboseError.stderr).toMatch(/^error: Connector .+ was not found in this environment; check -e/m);
     expect(verboseError.stderr).toContain('HTTP 404');
     expect(verboseError.stderr).toContain('"traceId"');
     // The dry runs changed nothing; the real runs did.
