@@ -5,7 +5,11 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 
 const seconds = (fallback: number) =>
-  z.coerce.number({ error: 'must be a number of seconds' }).positive().max(86_400).default(fallback);
+  z.coerce
+    .number({ error: 'must be a number of seconds above 0, at most 86400' })
+    .positive()
+    .max(86_400)
+    .default(fallback);
 
 /**
  * The default cap on open connections, sized for the machine: half the open-file limit left after 256 descriptors
@@ -49,9 +53,16 @@ const optionalText = z
 
 /** docs/configuration.md: the only place that reads the environment. */
 const Env = z.object({
-  PORT: z.coerce.number({ error: 'must be a port number' }).int().min(0).max(65535).default(8080),
+  PORT: z.coerce
+    .number({ error: 'must be a port number (0 to 65535)' })
+    .int()
+    .min(0)
+    .max(65535)
+    .default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
-  PUBLIC_URL: optionalText.pipe(z.url({ error: 'must be an absolute URL' }).optional()),
+  PUBLIC_URL: optionalText.pipe(
+    z.url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' }).optional(),
+  ),
   DATABASE_URL: optionalText.pipe(
     z
       .string()
@@ -77,9 +88,16 @@ const Env = z.object({
   ),
   PROXY_ALLOW_PRIVATE_NETWORKS: bool(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  RATE_LIMIT_PER_SECOND: z.coerce.number({ error: 'must be a number' }).min(0).default(200),
-  MAX_CONNECTIONS: z.coerce.number({ error: 'must be a whole number' }).int().min(1).optional(),
-  MAX_CONNECTIONS_PER_CLIENT: z.coerce.number({ error: 'must be a whole number' }).int().min(1).optional(),
+  RATE_LIMIT_PER_SECOND: z.coerce
+    .number({ error: 'must be a number, 0 or more (0 turns the limit off)' })
+    .min(0)
+    .default(200),
+  MAX_CONNECTIONS: z.coerce.number({ error: 'must be a whole number, 1 or more' }).int().min(1).optional(),
+  MAX_CONNECTIONS_PER_CLIENT: z.coerce
+    .number({ error: 'must be a whole number, 1 or more' })
+    .int()
+    .min(1)
+    .optional(),
   TRUSTED_PROXIES: optionalText.pipe(
     z
       .string()
@@ -118,10 +136,15 @@ const Env = z.object({
       .refine((workers) => workers >= 1, 'must be auto or a number of processes')
       .optional(),
   ),
-  RUNTIME_MEMORY_MB: z.coerce.number({ error: 'must be a number of MiB' }).int().min(8).max(2048).default(64),
+  RUNTIME_MEMORY_MB: z.coerce
+    .number({ error: 'must be a whole number of MiB from 8 to 2048' })
+    .int()
+    .min(8)
+    .max(2048)
+    .default(64),
   RUNTIME_TIMEOUT_SECONDS: seconds(30),
   RUNTIME_MAX_FETCHES: z.coerce
-    .number({ error: 'must be a whole number' })
+    .number({ error: 'must be a whole number from 1 to 10000' })
     .int()
     .min(1)
     .max(10_000)
@@ -195,7 +218,9 @@ export class ConfigError extends Error {
 }
 
 export const loadConfig = (env: Record<string, string | undefined> = process.env): Config => {
-  const parsed = Env.safeParse(env);
+  // An empty value is an unset one, for every variable: `RATE_LIMIT_PER_SECOND=` must not turn the limit off, nor
+  // `PORT=` pick a random port.
+  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? 'environment');
