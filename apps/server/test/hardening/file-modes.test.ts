@@ -47,8 +47,13 @@ describe('file modes of the embedded database', () => {
     await rm(parent, { recursive: true, force: true });
   });
 
-  const startAndCheck = async (dataDir: string) => {
-    const server = await startServerChild({ dataDir, databaseUrl: undefined, issuerUrl: issuer.url });
+  /** `devIssuer`: the built-in development issuer, whose signing key lives in DATA_DIR too. */
+  const startAndCheck = async (dataDir: string, devIssuer = false) => {
+    const server = await startServerChild({
+      dataDir,
+      databaseUrl: undefined,
+      issuerUrl: devIssuer ? '' : issuer.url,
+    });
     try {
       // Written while the server runs: the database files, secrets.key, server.json, owner.lock.
       expect(await openEntries(dataDir)).toEqual([]);
@@ -80,6 +85,15 @@ describe('file modes of the embedded database', () => {
     }
     if (isRoot) expect(await asNobody('cat', join(dataDir, 'pglite', 'PG_VERSION'))).toBe(0);
     await startAndCheck(dataDir);
+  }, 120_000);
+
+  it("closes the development issuer's signing key an older version left readable", async () => {
+    const dataDir = join(parent, 'dev-issuer');
+    await startAndCheck(dataDir, true);
+    const key = join(dataDir, 'dev-signing-key.json');
+    await chmod(key, 0o666);
+    await startAndCheck(dataDir, true);
+    if (isRoot) expect(await asNobody('cat', key)).not.toBe(0);
   }, 120_000);
 
   it('makes every copy of the migrated template owner-only, in a folder made by hand beforehand', async () => {

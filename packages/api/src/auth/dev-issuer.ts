@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   calculateJwkThumbprint,
@@ -50,7 +50,10 @@ const newKey = async (): Promise<JWK> => {
 const loadOrCreateKey = async (dataDir: string): Promise<JWK> => {
   const file = join(dataDir, 'dev-signing-key.json');
   try {
-    return JSON.parse(await readFile(file, 'utf8')) as JWK;
+    const key = JSON.parse(await readFile(file, 'utf8')) as JWK;
+    // A private key left readable by others (an earlier version, a copy) is closed, as secrets.key is.
+    if (((await stat(file)).mode & 0o077) !== 0) await chmod(file, 0o600);
+    return key;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
