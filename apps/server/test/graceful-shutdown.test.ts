@@ -11,8 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importDataFile, migrate, openDatabase } from '@platform/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectorBody, connectorsPath } from './proxy-e2e/support.ts';
 import { fixture, SUB_A, USERS } from './support/fixture.ts';
 import { startTestIssuer, type TestIssuer } from './support/issuer.ts';
+import { listen } from './support/loopback-servers.ts';
 import { type ServerChild, startServerChild } from './support/server-child.ts';
 
 describe('platform-server on SIGTERM', () => {
@@ -119,4 +121,63 @@ describe('platform-server on SIGTERM', () => {
     await next.stop();
     expect(next.child.exitCode).toBe(0);
   });
+});
+
+describe('platform-server on SIGTERM while a proxied target is slow', () => {
+  let dataDir: string;
+  let issuer: TestIssuer;
+  let server: ServerChild;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'shutdown-slow-'));
+    const database = await openDatabase({ dataDir });
+    await migrate(database);
+    await importDataFile(database, fixture(new Date()));
+    await database.close();
+    issuer = await startTestIssuer();
+    server = await startServerChild({
+      dataDir,
+      databaseUrl: undefined,
+      issuerUrl: issuer.url,
+      env: { PROXY_ALLOW_PRIVATE_NETWORKS: 'true' },
+    });
+  });
+  afterAll(async () => {
+    await server?.kill9();
+    await issuer?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('cuts the exchange at the grace period and exits then, releasing the folder', async () => {
+    // A target that answers after 30 s: longer than the grace period of 10 s.
+    const target = await listen((_req, res) => {
+      setTimeout(() => res.end('late'), 30_000).unref();
+    });
+    try {
+      const token = await issuer.sign({ sub: USERS.owner, roles: ['platform:read', 'platform:write'] });
+      const published = await fetch(`${server.url}${connectorsPath}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(connectorBody()),
+      });
+      expect(published.status).toBe(201);
+      const { id } = (await published.json()) as { id: string };
+      const proxied = fetch(`${server.url}${connectorsPath}/${id}/proxy`, {
+        headers: { authorization: `Bearer ${token}`, 'x-grafx-proxy-external-url': `${target.url}/slow` },
+      }).catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const exited = once(server.child, 'exit');
+      const signalled = performance.now();
+      server.child.kill('SIGTERM');
+      const [code] = (await exited) as [number | null];
+      const seconds = (performance.now() - signalled) / 1000;
+      expect(code).toBe(0);
+      // The grace period, and some for a busy machine: not the target's 30 s.
+      expect(seconds).toBeLessThan(20);
+      expect(await proxied).toBeInstanceOf(Error);
+      expect(existsSync(join(dataDir, 'owner.lock'))).toBe(false);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
 });

@@ -117,7 +117,10 @@ export const createProxy = (options: ProxyOptions): ConnectorProxy => {
     },
     async close() {
       await tokens.clear();
-      await Promise.all([targetAgent.close(), tokenAgent.close()]);
+      // Destroyed, not closed: the server calls this once its callers are answered or cut, so an exchange still
+      // waiting for a slow target has no one left to answer, and `close` would wait for it (up to the exchange
+      // time limit) while the process holds its data folder.
+      await Promise.all([targetAgent.destroy(), tokenAgent.destroy()]);
     },
   };
 };
