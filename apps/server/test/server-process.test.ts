@@ -99,6 +99,12 @@ describe('the platform-server process', () => {
     const rejected = await runBin(['import', file], { DATA_DIR: dataDir });
     expect(rejected.code).toBe(1);
     expect(rejected.stderr).toContain('subscriptions[0].environments[0].type');
+    // A file that is not JSON at all is a bad file too: the command failed, nothing was imported.
+    const notJson = join(dataDir, 'not-json.json');
+    await writeFile(notJson, '{"subscriptions": [');
+    const unparsed = await runBin(['import', notJson], { DATA_DIR: dataDir });
+    expect(unparsed.code).toBe(1);
+    expect(unparsed.stderr).toMatch(/is not valid JSON: .*Nothing was imported\./);
 
     const good = join(dataDir, 'good.json');
     await writeFile(

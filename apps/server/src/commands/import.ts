@@ -24,7 +24,10 @@ const readDataFile = async (file: string): Promise<unknown> => {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${file} is not valid JSON: ${(error as Error).message}.`);
+    // A bad file, as one that breaks a rule of the format: the command failed (exit 1), nothing was imported.
+    throw new ValidationError(
+      `${file} is not valid JSON: ${(error as Error).message}. Nothing was imported.`,
+    );
   }
 };
 
