@@ -63,9 +63,13 @@ const lane = async (name, commands) => {
 // packaging test packing connector-cli's dist/ while the cli suite rebuilt it) failed a run. So they are built once
 // here, before either lane starts, and the setups are told so.
 const built = await new Promise((resolve) => {
-  const child = spawn('npm', ['run', '--silent', 'build', '-w', '@platform/cli', '-w', '@platform/server'], {
-    stdio: 'inherit',
-  });
+  const child = spawn(
+    'npm',
+    ['run', '--silent', 'build', '-w', '@platform/cli', '-w', '@platform/proxy', '-w', '@platform/server'],
+    {
+      stdio: 'inherit',
+    },
+  );
   child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
 });
 if (built !== 0) process.exit(built);

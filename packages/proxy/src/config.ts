@@ -18,7 +18,10 @@ const Config = z
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// URL'),
     SECRETS_KEY: z
       .string()
-      .min(1, 'the 32-byte base64 key the platform server encrypts connector secrets with'),
+      .refine(
+        (v) => Buffer.from(v, 'base64').length === 32,
+        'the 32-byte base64 key the platform server encrypts connector secrets with',
+      ),
     AUTH_ISSUER: z.url(),
     AUTH_AUDIENCE: z.string().min(1).default('platform-api'),
     PROXY_ALLOW_PRIVATE_NETWORKS: flag,

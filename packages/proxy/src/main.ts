@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { ForbiddenError, NotFoundError } from '@platform/core';
+import { ForbiddenError, malformedTextErrors, NotFoundError, ValidationError } from '@platform/core';
 import { createSecretBox, openDatabase } from '@platform/store';
 import { pino } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -42,7 +42,13 @@ const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir:
 const secrets = createSecretBox(config.SECRETS_KEY);
 const registry = new Registry();
 collectDefaultMetrics({ register: registry });
-const verify = await createBearerVerifier(config.AUTH_ISSUER, config.AUTH_AUDIENCE);
+const verify = await createBearerVerifier(config.AUTH_ISSUER, config.AUTH_AUDIENCE).catch(
+  (error: unknown) => {
+    // The issuer is the one thing a start reaches out to: one line naming it, not a stack trace.
+    process.stderr.write(`connector-proxy: ${(error as Error).message}\n`);
+    process.exit(1);
+  },
+);
 const proxy = createProxy({
   database,
   secrets,
@@ -63,6 +69,25 @@ const traceIdOf = (traceparent: string | string[] | undefined): string => {
       ? traceparent.match(/^00-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$/)
       : null;
   return match?.[1] && !/^0+$/.test(match[1]) ? match[1] : randomBytes(16).toString('hex');
+};
+
+/** The path's two parameters, decoded as the platform server decodes them: 400 for what no name can hold. */
+const pathParameters = (rawEnvironment: string, rawConnectorId: string) => {
+  let environment: string;
+  let connectorId: string;
+  try {
+    environment = decodeURIComponent(rawEnvironment);
+    connectorId = decodeURIComponent(rawConnectorId);
+  } catch {
+    throw new ValidationError('The path is not valid percent-encoding.', {
+      path: ['malformed percent-encoding'],
+    });
+  }
+  const malformed = malformedTextErrors({ environment, connectorId });
+  if (Object.keys(malformed).length > 0) {
+    throw new ValidationError('U+0000 and unpaired surrogates are not accepted in the path.', malformed);
+  }
+  return { environment, connectorId };
 };
 
 const server = createServer(async (req, res) => {
@@ -87,13 +112,9 @@ const server = createServer(async (req, res) => {
     const caller = await verify(req.headers.authorization);
     if (!caller.roles.has('platform:read'))
       throw new ForbiddenError('The proxy needs the platform:read token role.');
-    const environmentId = await resolveVisibleEnvironment(database, decodeURIComponent(match[1]), caller);
-    await proxy.handle(req, res, {
-      environmentId,
-      connectorId: decodeURIComponent(match[2]),
-      caller,
-      traceId,
-    });
+    const { environment, connectorId } = pathParameters(match[1], match[2]);
+    const environmentId = await resolveVisibleEnvironment(database, environment, caller);
+    await proxy.handle(req, res, { environmentId, connectorId, caller, traceId });
   } catch (error) {
     if (!req.readableEnded) req.resume();
     if ((error as { code?: string }).code === 'UNAUTHENTICATED') {

@@ -1,4 +1,4 @@
-import { UnauthenticatedError } from '@platform/core';
+import { isWellFormedText, UnauthenticatedError } from '@platform/core';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 
 export type VerifiedCaller = { userId: string; roles: ReadonlySet<string> };
@@ -6,10 +6,16 @@ export type VerifiedCaller = { userId: string; roles: ReadonlySet<string> };
 /** docs/authentication.md: RS256/ES256/EdDSA JWTs from the issuer's JWKS; roles from `roles` and/or `scope`. */
 export const createBearerVerifier = async (issuer: string, audience: string) => {
   const discoveryUrl = new URL(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`);
-  const response = await fetch(discoveryUrl);
-  if (!response.ok) throw new Error(`OpenID discovery at ${discoveryUrl} answered HTTP ${response.status}`);
+  const response = await fetch(discoveryUrl).catch((error: unknown) => {
+    throw new Error(
+      `AUTH_ISSUER: OpenID discovery at ${discoveryUrl} could not be reached (${(error as { cause?: { code?: string } }).cause?.code ?? 'network error'})`,
+    );
+  });
+  if (!response.ok)
+    throw new Error(`AUTH_ISSUER: OpenID discovery at ${discoveryUrl} answered HTTP ${response.status}`);
   const discovery = (await response.json()) as { issuer?: string; jwks_uri?: string };
-  if (!discovery.jwks_uri) throw new Error(`OpenID discovery at ${discoveryUrl} has no jwks_uri`);
+  if (!discovery.jwks_uri)
+    throw new Error(`AUTH_ISSUER: OpenID discovery at ${discoveryUrl} has no jwks_uri`);
   const jwks = createRemoteJWKSet(new URL(discovery.jwks_uri));
   const expectedIssuer = discovery.issuer ?? issuer;
 
@@ -24,7 +30,9 @@ export const createBearerVerifier = async (issuer: string, audience: string) => 
         // A token without exp would be accepted forever.
         requiredClaims: ['exp'],
       });
-      if (typeof payload.sub !== 'string' || payload.sub === '') throw new Error('no sub');
+      // U+0000 or an unpaired surrogate names no user (and no database column takes it): refused as the server does.
+      if (typeof payload.sub !== 'string' || payload.sub === '' || !isWellFormedText(payload.sub))
+        throw new Error('no valid sub');
       const roles = new Set<string>();
       if (Array.isArray(payload.roles))
         for (const r of payload.roles) if (typeof r === 'string') roles.add(r);
