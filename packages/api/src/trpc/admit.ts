@@ -2,7 +2,7 @@ import { ServiceError } from '@platform/core';
 import type { RequestHandler } from 'express';
 import { authorize } from '../operations/authorize.ts';
 import type { AnyOperation } from '../operations/operation.ts';
-import { closeIfBodyUnread } from '../rest/close-unread.ts';
+import { announcesBody, closeIfBodyUnread } from '../rest/close-unread.ts';
 import type { RequestLocals } from '../rest/context.ts';
 import { readJsonBody } from '../rest/read-body.ts';
 import { bodyReading } from '../rest/routes.ts';
@@ -55,9 +55,7 @@ export const admitTrpc = (
       return;
     }
     // An empty body has no type to judge (fetch sends Content-Length: 0 and no type for a POST without one).
-    const empty =
-      req.headers['transfer-encoding'] === undefined && Number(req.headers['content-length'] ?? 0) === 0;
-    if (!empty && req.is('application/json') === false) {
+    if (announcesBody(req) && req.is('application/json') === false) {
       // tRPC would refuse it too, but before its context exists: without the traceId and errorCode.
       closeIfBodyUnread(req, res);
       next(
