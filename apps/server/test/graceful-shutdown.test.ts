@@ -17,25 +17,40 @@ import { startTestIssuer, type TestIssuer } from './support/issuer.ts';
 import { listen } from './support/loopback-servers.ts';
 import { type ServerChild, startServerChild } from './support/server-child.ts';
 
-describe('platform-server on SIGTERM', () => {
-  let dataDir: string;
-  let issuer: TestIssuer;
-  let server: ServerChild;
-
+/**
+ * For one describe block: `platform-server start` on a fresh embedded folder holding the fixture, trusting a test
+ * issuer; killed and removed after the block.
+ */
+const serverOnFixture = (prefix: string, env: Record<string, string> = {}) => {
+  const state = {
+    dataDir: '',
+    issuer: undefined as unknown as TestIssuer,
+    server: undefined as unknown as ServerChild,
+  };
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'shutdown-'));
-    const database = await openDatabase({ dataDir });
+    state.dataDir = await mkdtemp(join(tmpdir(), prefix));
+    const database = await openDatabase({ dataDir: state.dataDir });
     await migrate(database);
     await importDataFile(database, fixture(new Date()));
     await database.close();
-    issuer = await startTestIssuer();
-    server = await startServerChild({ dataDir, databaseUrl: undefined, issuerUrl: issuer.url });
+    state.issuer = await startTestIssuer();
+    state.server = await startServerChild({
+      dataDir: state.dataDir,
+      databaseUrl: undefined,
+      issuerUrl: state.issuer.url,
+      env,
+    });
   });
   afterAll(async () => {
-    await server?.kill9();
-    await issuer?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await state.server?.kill9();
+    await state.issuer?.close();
+    if (state.dataDir) await rm(state.dataDir, { recursive: true, force: true });
   });
+  return state;
+};
+
+describe('platform-server on SIGTERM', () => {
+  const state = serverOnFixture('shutdown-');
 
   /** Whether a raw HTTP/1.1 answer holds its head and as many body bytes as its Content-Length says. */
   const complete = (answer: string): boolean => {
@@ -48,7 +63,7 @@ describe('platform-server on SIGTERM', () => {
   /** A PUT whose body is sent in two parts, so that it stays in flight until `finish`. */
   const startPut = async (token: string) => {
     const body = JSON.stringify(['shutdown.example']);
-    const socket: Socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+    const socket: Socket = connect(Number(new URL(state.server.url).port), '127.0.0.1');
     socket.on('error', () => {});
     await once(socket, 'connect');
     let answer = '';
@@ -79,6 +94,7 @@ describe('platform-server on SIGTERM', () => {
   };
 
   it('finishes the requests in flight, refuses new connections, releases the folder and exits 0', async () => {
+    const { dataDir, issuer, server } = state;
     const token = await issuer.sign({ sub: USERS.owner, roles: ['platform:read', 'platform:write'] });
     // Three requests in flight, the first of which ends before the shutdown: the two left must both be told.
     const first = await startPut(token);
@@ -124,31 +140,10 @@ describe('platform-server on SIGTERM', () => {
 });
 
 describe('platform-server on SIGTERM while a proxied target is slow', () => {
-  let dataDir: string;
-  let issuer: TestIssuer;
-  let server: ServerChild;
-
-  beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'shutdown-slow-'));
-    const database = await openDatabase({ dataDir });
-    await migrate(database);
-    await importDataFile(database, fixture(new Date()));
-    await database.close();
-    issuer = await startTestIssuer();
-    server = await startServerChild({
-      dataDir,
-      databaseUrl: undefined,
-      issuerUrl: issuer.url,
-      env: { PROXY_ALLOW_PRIVATE_NETWORKS: 'true' },
-    });
-  });
-  afterAll(async () => {
-    await server?.kill9();
-    await issuer?.close();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  const state = serverOnFixture('shutdown-slow-', { PROXY_ALLOW_PRIVATE_NETWORKS: 'true' });
 
   it('cuts the exchange at the grace period and exits then, releasing the folder', async () => {
+    const { dataDir, issuer, server } = state;
     // A target that answers after 30 s: longer than the grace period of 10 s.
     const target = await listen((_req, res) => {
       setTimeout(() => res.end('late'), 30_000).unref();
