@@ -28,9 +28,7 @@ export const testProject = async (ctx: Context, dir: string | undefined, options
   if (failed > 0) {
     throw new CliError(
       'CONNECTOR_FAILED',
-      ctx.out.json
-        ? `${failed} of ${outcomes.length} tests failed; see the tests of the result and fix connector.ts or the test file`
-        : `${failed} of ${outcomes.length} tests failed; see the FAIL lines above and fix connector.ts or the test file`,
+      `${failed} of ${outcomes.length} tests failed; see ${ctx.out.json ? 'the tests of the result' : 'the FAIL lines above'} and fix connector.ts or the test file`,
     );
   }
   if (!ctx.out.json) ctx.out.result(`${outcomes.length} of ${outcomes.length} tests passed`, undefined);
