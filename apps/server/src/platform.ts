@@ -19,6 +19,7 @@ import {
   createConnectorActivityLog,
   createSecretBox,
   type Database,
+  findUnopenedSecrets,
   loadOrCreateSecretsKey,
   migrate,
   openDatabase,
@@ -129,6 +130,12 @@ export const startPlatform = async (
     const key = await secretsKey;
     const secrets = createSecretBox(key);
     phases.secretsKey ??= 0;
+    // Said at start, not found at first use; the server starts anyway: the way back is to set them again.
+    const unopened = await findUnopenedSecrets(database.db, key);
+    if (unopened) {
+      const { message, ...fields } = unopened;
+      log.error(fields, message);
+    }
     const sealed = await sealClearAuthObjects(database.db, secrets);
     if (sealed > 0) log.info({ rows: sealed }, 'authorization fields stored in clear before are sealed now');
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { ForbiddenError, malformedTextErrors, NotFoundError, ValidationError } from '@platform/core';
-import { createSecretBox, openDatabase } from '@platform/store';
+import { createSecretBox, findUnopenedSecrets, openDatabase } from '@platform/store';
 import { pino } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { loadConfig } from './config.ts';
@@ -40,6 +40,15 @@ const config = configOrExit();
 const log = pino({ level: config.LOG_LEVEL, name: 'connector-proxy' });
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: tmpdir() });
 const secrets = createSecretBox(config.SECRETS_KEY);
+// As the server does (docs/configuration.md): a key that does not open the stored secrets is said at start.
+const unopened = await findUnopenedSecrets(database.db, config.SECRETS_KEY).catch((error: unknown) => {
+  process.stderr.write(`connector-proxy: the database cannot be read: ${(error as Error).message}\n`);
+  process.exit(1);
+});
+if (unopened) {
+  const { message, ...fields } = unopened;
+  log.error(fields, message);
+}
 const registry = new Registry();
 collectDefaultMetrics({ register: registry });
 const verify = await createBearerVerifier(config.AUTH_ISSUER, config.AUTH_AUDIENCE).catch(

@@ -9,6 +9,7 @@ export * from './environments.ts';
 export * from './media.ts';
 export * from './quota.ts';
 export * from './seal-auth-objects.ts';
+export * from './sealed-key-ids.ts';
 export * from './shared-headers.ts';
 export * from './subject-types.ts';
 export * from './tags.ts';

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  createSecretBox,
+  findUnopenedSecrets,
+  insertConnector,
+  queryRows,
+  schema,
+  sealClearAuthObjects,
+  secretKeyId,
+  seedDemoData,
+  setConnectorAuth,
+} from '../src/index.ts';
+import { type TestDatabase, testBackends } from '../src/test-support.ts';
+
+const KEY_A = Buffer.alloc(32, 1).toString('base64');
+const KEY_B = Buffer.alloc(32, 2).toString('base64');
+const idOf = (key: string) => secretKeyId(Buffer.from(key, 'base64'));
+
+describe.each(await testBackends())(
+  'secrets sealed under a key the server does not hold, on $name',
+  (backend) => {
+    let database: TestDatabase;
+    let authId: string;
+    beforeEach(async () => {
+      database = await backend.fresh();
+      await seedDemoData(database, new Date());
+      const [environment] = await queryRows<{ id: number }>(
+        database.db,
+        sql`select id from environments where technical_name = 'acme-prod'`,
+      );
+      const connector = await insertConnector(database.db, {
+        id: randomUUID(),
+        environmentId: environment!.id,
+        name: 'jwt',
+        description: null,
+        version: '1.0.0',
+        type: 'data',
+        iconUrl: null,
+        options: {},
+        script: 'export default class Connector {}',
+        apiVersion: '1.14.0',
+        allowedDomains: ['example.com'],
+        forwardedHeaders: false,
+        supportedAuth: ['oAuth2JwtBearer'],
+        enabled: true,
+        now: new Date(),
+      });
+      authId = randomUUID();
+      // As an older version stored it: jwtPayload in the clear public part, the private key sealed under key A.
+      await setConnectorAuth(database.db, {
+        id: authId,
+        environmentId: environment!.id,
+        connectorId: connector.id,
+        usage: 'server',
+        type: 'oAuth2JwtBearer',
+        name: 'jwt',
+        publicData: { tokenEndpoint: 'https://idp.example.com/token', jwtPayload: { iss: 'me' } },
+        secretData: createSecretBox(KEY_A).seal(JSON.stringify({ signatureConfig: { privateKey: 'k' } })),
+        actor: 'test',
+        now: new Date(),
+      });
+    });
+    afterEach(() => database.close());
+
+    const row = async () =>
+      (await database.db.select().from(schema.connectorAuth).where(eq(schema.connectorAuth.id, authId)))[0]!;
+
+    it('are counted by the key that sealed them, and none under the key that did', async () => {
+      expect(await findUnopenedSecrets(database.db, KEY_A)).toBeUndefined();
+      const unopened = await findUnopenedSecrets(database.db, KEY_B);
+      expect(unopened).toMatchObject({
+        keyId: idOf(KEY_B),
+        sealedUnder: [idOf(KEY_A)],
+        secrets: 1,
+        stored: 1,
+      });
+      expect(unopened?.message).toMatch(
+        /^SECRETS_KEY \(key id [0-9a-f]{8}\) does not open 1 of the 1 stored/,
+      );
+    });
+
+    it('keep their clear fields until a start with the key that sealed them moves them', async () => {
+      expect(await sealClearAuthObjects(database.db, createSecretBox(KEY_B))).toBe(0);
+      expect((await row()).publicData).toHaveProperty('jwtPayload');
+      expect(await sealClearAuthObjects(database.db, createSecretBox(KEY_A))).toBe(1);
+      const moved = await row();
+      expect(moved.publicData).not.toHaveProperty('jwtPayload');
+      expect(JSON.parse(createSecretBox(KEY_A).open(moved.secretData))).toEqual({
+        signatureConfig: { privateKey: 'k' },
+        jwtPayload: { iss: 'me' },
+      });
+    });
+  },
+);
