@@ -88,6 +88,21 @@ describe.each((await testBackends()).slice(0, 1))('where credentials go, on $nam
     expect(JSON.stringify(target.requests)).not.toContain(SHARED_VALUE);
   });
 
+  it('refuses such a target before it asks the token endpoint for a token', async () => {
+    // The token endpoint is the counting peer: a token request would be a connection to it.
+    const oauth = await insertConnector(database, { allowedDomains: ['127.0.0.1', 'localhost'] });
+    await setAuth(database, secrets, oauth, 'browser', 'oAuth2ClientCredentials', {
+      clientId: 'client',
+      clientSecret: 'client-secret',
+      tokenEndpoint: `https://127.0.0.1:${peer.port}/token`,
+    });
+    const before = peer.connections();
+    const clear = await harness.call(oauth, { url: `${target.url}/clear` });
+    expect(clear.status).toBe(403);
+    expect(JSON.parse(clear.text).detail).toContain('sent over https only');
+    expect(peer.connections()).toBe(before);
+  });
+
   it('sends credentials only to the port allowedDomains names (443 when the entry names none)', async () => {
     const unnamed = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
     await setAuth(database, secrets, unnamed, 'browser', 'staticKey', {

@@ -466,7 +466,8 @@ describe.each(backends)('token endpoint behaviour on $name', (backend) => {
         clientSecret: 'json-secret-value-1234',
         tokenEndpoint: `http://127.0.0.2:${tokens.port}/token`,
       });
-      const response = await guarded.call(id, { url: `${target.url}/x` });
+      // An https target on the default port, which the credentials may go to: the token endpoint is what is refused.
+      const response = await guarded.call(id, { url: 'https://127.0.0.1/x' });
       expect(response.status).toBe(403);
       expect(JSON.parse(response.text).detail).toContain('token endpoint');
       expect(tokens.requests).toHaveLength(0);

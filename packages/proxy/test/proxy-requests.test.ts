@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { RuntimeError } from '@platform/runtime';
 import type { SecretBox } from '@platform/store';
 import { type TestDatabase, testBackends } from '@platform/store/testing';
@@ -379,6 +380,35 @@ describe.each(backends)('address guard on $name', (backend) => {
     const named = await harness.call(id, { url: `http://localhost:${target.port}/x` });
     expect(named.status).toBe(403);
     expect(target.requests).toHaveLength(0);
+  });
+
+  it('refuses a localhost name before it asks the token endpoint for a token', async () => {
+    // Only 127.0.0.2 counts as public: the token endpoint listens there and counts connections, while localhost
+    // (127.0.0.1) plays the private network.
+    const connections: Socket[] = [];
+    const tokenPeer = createServer((socket) => {
+      connections.push(socket);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => tokenPeer.listen(0, '127.0.0.2', resolve));
+    closers.push(() => new Promise<void>((resolve) => tokenPeer.close(() => resolve())));
+    const harness = await startProxy(database, secrets, {
+      allowPrivateNetworks: false,
+      isPublicAddress: (address) => address === '127.0.0.2',
+    });
+    closers.push(() => harness.close());
+    const id = await insertConnector(database, { allowedDomains: ['localhost', 'app.localhost'] });
+    await setAuth(database, secrets, id, 'browser', 'oAuth2ClientCredentials', {
+      clientId: 'client',
+      clientSecret: 'client-secret',
+      tokenEndpoint: `https://127.0.0.2:${(tokenPeer.address() as AddressInfo).port}/token`,
+    });
+    for (const url of ['https://localhost/x', 'https://app.localhost/x']) {
+      const refused = await harness.call(id, { url });
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.text).detail).toContain('non-public address');
+    }
+    expect(connections).toHaveLength(0);
   });
 
   it('refuses a redirect hop to a private address', async () => {

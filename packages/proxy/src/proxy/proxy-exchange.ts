@@ -12,7 +12,13 @@ import {
   responseHeaders,
 } from './header-filter.ts';
 import type { RequestBody } from './request-body.ts';
-import { assertTargetAllowed, type Credential, sendUpstream } from './send-upstream.ts';
+import {
+  assertCredentialsAllowed,
+  assertTargetAllowed,
+  type Credential,
+  hasAny,
+  sendUpstream,
+} from './send-upstream.ts';
 import type { UpstreamExchange } from './upstream-exchange.ts';
 
 /** Who calls and for which connector; the environment is already resolved and checked for visibility. */
@@ -107,12 +113,16 @@ export const createProxyExchange = (deps: ExchangeDeps): ProxyExchange => {
     const connector =
       loader.cached(environmentId, connectorId, request.usage) ??
       (await loader.load(environmentId, connectorId, request.usage));
-    // Refuse before reading the body or fetching a token for a target that will never be called.
-    assertTargetAllowed(request.url, connector.allowedDomains, guard);
+    // Refuse before reading the body or fetching a token for a target that will never be called, or that the
+    // credentials and shared headers may not go to (a token endpoint's failure must not answer for that refusal).
+    const verdicts = assertTargetAllowed(request.url, connector.allowedDomains, guard);
+    const auth = excludesCredentials(request.headers) ? undefined : connector.auth;
+    if (auth || hasAny(connector.sharedHeaders)) {
+      assertCredentialsAllowed(request.url, connector.allowedDomains, guard, verdicts);
+    }
     const headers = targetHeaders(request, connector);
     const reading = request.body();
     const body = reading instanceof Promise ? await reading : reading;
-    const auth = excludesCredentials(request.headers) ? undefined : connector.auth;
     const pending = credentialOf(auth, caller.userId, tokens);
     let credential: Credential | undefined = pending instanceof Promise ? await pending : pending;
     const observe = (status: number, seconds: number) => metrics.upstream(connector.id, status, seconds);

@@ -4,7 +4,7 @@ import type { Agent, Dispatcher } from 'undici';
 import { type AddressGuard, assertLiteralAddressAllowed } from '../net/address-guard.ts';
 import { isPublicAddress } from '../net/address-policy.ts';
 import { hostMatchesAllowedDomains, portMatchesAllowedDomains, portOf } from '../net/allowed-domains.ts';
-import { findBlockedAddressError } from '../net/blocked-address-error.ts';
+import { BlockedAddressError, findBlockedAddressError } from '../net/blocked-address-error.ts';
 import type { OutgoingHeaders } from './header-filter.ts';
 import type { RequestBody } from './request-body.ts';
 import { EXCHANGE_TIME_LIMIT, UpstreamExchange } from './upstream-exchange.ts';
@@ -33,7 +33,7 @@ export type UpstreamContext = {
   observe(statusCode: number, seconds: number): void;
 };
 
-const hasAny = (headers: Readonly<Record<string, string>>): boolean => {
+export const hasAny = (headers: Readonly<Record<string, string>>): boolean => {
   for (const _ in headers) return true;
   return false;
 };
@@ -89,14 +89,24 @@ export const assertTargetAllowed = (
     throw new ForbiddenError(`The host ${url.hostname} is not in the connector's allowedDomains.`);
   }
   assertLiteralAddressAllowed(url, guard, 'target');
+  // A `localhost` name is loopback without asking a resolver (RFC 6761): refused here like a loopback literal, so
+  // before the exchange fetches a token for a target it will never call.
+  if (isLocalName(url) && !guard.exempts(url) && !guard.allows('127.0.0.1')) {
+    throw new BlockedAddressError('target', url.hostname);
+  }
   verdicts.targetAllowed = true;
   return verdicts;
 };
 
+const isLocalName = (url: Readonly<URL>): boolean => {
+  const host = url.hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost');
+};
+
 /** A loopback or private literal address, or a `localhost` name (RFC 6761: always loopback). */
 const isLocalHost = (url: URL): boolean => {
+  if (isLocalName(url)) return true;
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
   return isIP(host) !== 0 && !isPublicAddress(host);
 };
 
@@ -119,6 +129,21 @@ const assertCredentialsMayGo = (url: URL, allowedDomains: readonly string[], gua
       `The connector's credentials and shared headers go only to the ports allowedDomains names: port ${portOf(url)} of ${url.hostname} is not one (an entry without :port names 443 only).`,
     );
   }
+};
+
+/**
+ * Whether the connector's credentials and shared headers may go to `url` (assertCredentialsMayGo), kept like the
+ * target's checks. The exchange asks before it fetches a token, so a target refused anyway is refused without one.
+ */
+export const assertCredentialsAllowed = (
+  url: Readonly<URL>,
+  allowedDomains: readonly string[],
+  guard: AddressGuard,
+  verdicts: Verdicts = verdictsOf(factsOf(url), allowedDomains),
+): void => {
+  if (verdicts.credentialsMayGo) return;
+  assertCredentialsMayGo(url, allowedDomains, guard);
+  verdicts.credentialsMayGo = true;
 };
 
 const toUpstreamError = (error: unknown, url: URL, ctx: UpstreamContext): Error => {
@@ -156,9 +181,8 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
     const verdicts = assertTargetAllowed(url, req.allowedDomains, ctx.guard);
     const sameOrigin = facts.origin === origin;
     const credentialSent = req.credential !== undefined && sameOrigin;
-    if (sameOrigin && (credentialSent || hasAny(req.sharedHeaders)) && !verdicts.credentialsMayGo) {
-      assertCredentialsMayGo(url, req.allowedDomains, ctx.guard);
-      verdicts.credentialsMayGo = true;
+    if (sameOrigin && (credentialSent || hasAny(req.sharedHeaders))) {
+      assertCredentialsAllowed(url, req.allowedDomains, ctx.guard, verdicts);
     }
     const hopHeaders: OutgoingHeaders = { ...headers };
     // Shared headers are the connector owner's: they win over what the script sent.
