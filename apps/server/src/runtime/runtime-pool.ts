@@ -10,7 +10,13 @@ import type { ConnectorRuntimePort, Invocation, InvocationOutcome } from '@platf
 import { type AuthUsage, ServiceError } from '@platform/core';
 import { type HostFetch, RuntimeError, type RuntimeLimits } from '@platform/runtime';
 import type { Logger } from 'pino';
-import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
+import {
+  ALIVE_INTERVAL_MS,
+  type FromWorker,
+  type ToWorker,
+  type WireError,
+  type WorkerData,
+} from './worker-protocol.ts';
 
 export type RuntimePoolOptions = {
   limits: RuntimeLimits;
@@ -22,6 +28,11 @@ export type RuntimePoolOptions = {
   log: Logger;
   /** Worker threads; default one per core the machine offers but one (at least one). */
   workers?: number;
+  /**
+   * Workers started beyond `workers` while every worker with work is held by a sandbox (a connector looping to its
+   * deadline), so that other invocations carry on; default as many as `workers`. Each stops once idle and none is held.
+   */
+  extraWorkers?: number;
   /** Invocations one worker runs at once. */
   perWorker?: number;
   /** Invocations waiting for a worker before 503. */
@@ -43,6 +54,8 @@ type Slot = {
   lastHeard: number;
   /** Versions whose script this worker was sent: their invocations go without it (it answers `need-script`). */
   scripts: Set<string>;
+  /** Started beyond the pool's size while the others were held (`extraWorkers`). */
+  extra: boolean;
 };
 
 /** Invocations running at once across the pool (they mostly wait for fetches); more wait in the queue. */
@@ -58,6 +71,13 @@ const MAX_SCRIPTS_SENT = 64;
  * worker is never silent longer than one deadline (every fetch and every sandbox run is bounded by it).
  */
 const STUCK_GRACE_MS = 5_000;
+
+/**
+ * A worker with work that has not said it is free for this long (it says so every ALIVE_INTERVAL_MS) is held by a
+ * sandbox: new invocations go to another worker. Three missed beats, so that a worker merely slowed by a busy
+ * machine is rarely taken for held; one taken for held by mistake only costs a worker started early.
+ */
+const HELD_AFTER_MS = 3 * ALIVE_INTERVAL_MS;
 
 const workerUrl = new URL(
   import.meta.url.endsWith('.ts') ? './runtime-worker.ts' : './runtime-worker.js',
@@ -80,6 +100,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   // One core is left to the event loop (HTTP, the proxy every fetch goes through): sandboxes looping to their
   // deadline on every other core never delay an answer.
   const size = options.workers ?? Math.max(1, availableParallelism() - 1);
+  const extraWorkers = options.extraWorkers ?? size;
   // The sandboxes running at once are bounded for the whole pool, not per core: each holds its own WebAssembly
   // memory, so a machine with more cores runs more workers with fewer sandboxes each, in the same memory.
   const perWorker = options.perWorker ?? Math.max(2, Math.ceil(RUNNING_SANDBOXES / size));
@@ -89,9 +110,15 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   let sequence = 0;
   let closed = false;
 
-  const spawn = (): Slot => {
+  const spawn = (extra = false): Slot => {
     const worker = newWorker({ limits: options.limits, maxIdle: perWorker });
-    const slot: Slot = { worker, running: new Map(), lastHeard: performance.now(), scripts: new Set() };
+    const slot: Slot = {
+      worker,
+      running: new Map(),
+      lastHeard: performance.now(),
+      scripts: new Set(),
+      extra,
+    };
     worker.on('message', (message: FromWorker) => onMessage(slot, message));
     worker.on('error', (error) => options.log.error({ err: error }, 'connector runtime worker failed'));
     worker.on('exit', () => replace(slot, 'the runtime worker stopped'));
@@ -116,12 +143,16 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       finish(slot, id, failed({ code: 'CONNECTOR_ERROR', message: reason }));
     }
     void slot.worker.terminate();
-    if (!closed) slots.push(spawn());
+    if (!closed && !slot.extra) slots.push(spawn());
     pump();
   };
 
+  const held = (slot: Slot, now: number): boolean =>
+    slot.running.size > 0 && now - slot.lastHeard > HELD_AFTER_MS;
+
   const onMessage = (slot: Slot, message: FromWorker): void => {
     slot.lastHeard = performance.now();
+    if (message.type === 'alive') return;
     if (message.type === 'need-script') {
       const job = slot.running.get(message.id);
       if (job?.message.type !== 'invoke') return;
@@ -175,15 +206,33 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     );
   };
 
+  /** The least busy worker that is not held and has room; a new extra one when every worker with work is held. */
+  const pick = (): Slot | undefined => {
+    const now = performance.now();
+    let best: Slot | undefined;
+    let anyHeld = false;
+    for (const candidate of slots) {
+      if (held(candidate, now)) {
+        anyHeld = true;
+        continue;
+      }
+      if (candidate.running.size < perWorker && (!best || candidate.running.size < best.running.size))
+        best = candidate;
+    }
+    if (best || !anyHeld || closed) return best;
+    if (slots.filter((slot) => slot.extra).length >= extraWorkers) return undefined;
+    const extra = spawn(true);
+    slots.push(extra);
+    options.log.info(
+      { workers: slots.length },
+      'connector runtime: a worker started beside those a sandbox holds',
+    );
+    return extra;
+  };
+
   const pump = (): void => {
     while (queue.length > 0) {
-      const slot = slots.reduce<Slot | undefined>(
-        (best, candidate) =>
-          candidate.running.size < perWorker && (!best || candidate.running.size < best.running.size)
-            ? candidate
-            : best,
-        undefined,
-      );
+      const slot = pick();
       if (!slot) return;
       const job = queue.shift()!;
       if (slot.running.size === 0) slot.lastHeard = performance.now();
@@ -235,6 +284,15 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       if (slot.running.size > 0 && now - slot.lastHeard > silenceLimit)
         replace(slot, 'the runtime worker stopped answering');
     }
+    // Extra workers stop once idle and no worker is held any more.
+    if (!slots.some((slot) => held(slot, now))) {
+      for (const slot of slots.filter((candidate) => candidate.extra && candidate.running.size === 0)) {
+        slots.splice(slots.indexOf(slot), 1);
+        void slot.worker.terminate();
+      }
+    }
+    // Invocations that waited for a worker not held: one may have become free without ending a job.
+    pump();
   }, 1_000).unref();
 
   return {

@@ -15,7 +15,13 @@ import {
   loadConnector,
   RuntimeError,
 } from '@platform/runtime';
-import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
+import {
+  ALIVE_INTERVAL_MS,
+  type FromWorker,
+  type ToWorker,
+  type WireError,
+  type WorkerData,
+} from './worker-protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('runtime-worker runs as a worker thread');
@@ -153,17 +159,38 @@ const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<v
   }
 };
 
+/**
+ * While the worker has work, it says every ALIVE_INTERVAL_MS that its event loop is free. A sandbox that loops holds
+ * the thread until its deadline: the pool, hearing nothing, sends other invocations to another worker meanwhile.
+ */
+let active = 0;
+let alive: NodeJS.Timeout | undefined;
+const started = (): void => {
+  active += 1;
+  alive ??= setInterval(() => send({ type: 'alive' }), ALIVE_INTERVAL_MS);
+};
+const ended = (): void => {
+  active -= 1;
+  if (active > 0) return;
+  clearInterval(alive);
+  alive = undefined;
+};
+
 port.on('message', (message: ToWorker) => {
   if (message.type === 'fetched') {
     waiting.get(message.fetchId)?.(message);
   } else if (message.type === 'invoke') {
-    void invoke(message);
+    started();
+    void invoke(message).finally(ended);
   } else {
-    const started = performance.now();
-    checkScript(message.script).then(
-      () => send({ type: 'done', id: message.id, fetches: [], durationMs: performance.now() - started }),
-      (error: unknown) =>
-        send({ type: 'done', id: message.id, error: wireError(error), fetches: [], durationMs: 0 }),
-    );
+    const begun = performance.now();
+    started();
+    checkScript(message.script)
+      .then(
+        () => send({ type: 'done', id: message.id, fetches: [], durationMs: performance.now() - begun }),
+        (error: unknown) =>
+          send({ type: 'done', id: message.id, error: wireError(error), fetches: [], durationMs: 0 }),
+      )
+      .finally(ended);
   }
 });

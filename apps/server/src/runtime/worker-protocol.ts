@@ -35,6 +35,8 @@ export type ToWorker =
   | { type: 'fetched'; fetchId: number; response?: HostFetchResponse; error?: WireError };
 
 export type FromWorker =
+  /** Sent every `ALIVE_INTERVAL_MS` while the worker has work and its event loop is free: a silent one is in a sandbox. */
+  | { type: 'alive' }
   /** An invoke came without the script of a version this worker no longer (or never) held: send it again with it. */
   | { type: 'need-script'; id: number }
   | { type: 'fetch'; id: number; fetchId: number; request: HostFetchRequest }
@@ -46,6 +48,9 @@ export type FromWorker =
       fetches: FetchRecord[];
       durationMs: number;
     };
+
+/** How often a worker with work says it is free to take more (its event loop turned). */
+export const ALIVE_INTERVAL_MS = 100;
 
 export type WorkerData = {
   limits: RuntimeLimits;

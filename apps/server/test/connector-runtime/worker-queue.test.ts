@@ -19,3 +19,27 @@ describe('a runtime worker busy with looping connectors', () => {
     expect(outcomes.map((outcome) => outcome.error?.code)).toEqual(Array(12).fill('TIME_LIMIT'));
   }, 30_000);
 });
+
+/**
+ * CONTRACT: a connector that loops is stopped, and every other invocation carries on. A sandbox holds its worker's
+ * thread until its deadline: the pool hears nothing from that worker and sends what comes next to another one.
+ */
+describe('a runtime worker held by a looping connector', () => {
+  const pool = oneWorkerPool({ timeoutMs: 5_000 });
+  afterAll(() => pool.close());
+
+  it('leaves the next invocation to another worker, which answers before the loop ends', async () => {
+    const loop = invokeModel(pool, 'loop', 'export default class Loop { async getModel() { for (;;) {} } }');
+    // Long enough for the pool to miss the held worker's beats.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const quick = invokeModel(
+      pool,
+      'quick',
+      'export default class Quick { async getModel() { return { properties: [] }; } }',
+    );
+    const first = await Promise.race([quick.then(() => 'quick'), loop.then(() => 'loop')]);
+    expect(first).toBe('quick');
+    expect((await quick).error).toBeUndefined();
+    expect((await loop).error?.code).toBe('TIME_LIMIT');
+  }, 30_000);
+});
