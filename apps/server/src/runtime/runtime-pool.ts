@@ -10,13 +10,8 @@ import type { ConnectorRuntimePort, Invocation, InvocationOutcome } from '@platf
 import { type AuthUsage, ServiceError } from '@platform/core';
 import { type HostFetch, RuntimeError, type RuntimeLimits } from '@platform/runtime';
 import type { Logger } from 'pino';
-import {
-  ALIVE_INTERVAL_MS,
-  type FromWorker,
-  type ToWorker,
-  type WireError,
-  type WorkerData,
-} from './worker-protocol.ts';
+import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
+import { ALIVE_INTERVAL_MS } from './worker-protocol.ts';
 
 export type RuntimePoolOptions = {
   limits: RuntimeLimits;

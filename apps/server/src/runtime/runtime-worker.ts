@@ -15,13 +15,8 @@ import {
   loadConnector,
   RuntimeError,
 } from '@platform/runtime';
-import {
-  ALIVE_INTERVAL_MS,
-  type FromWorker,
-  type ToWorker,
-  type WireError,
-  type WorkerData,
-} from './worker-protocol.ts';
+import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
+import { ALIVE_INTERVAL_MS } from './worker-protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('runtime-worker runs as a worker thread');
