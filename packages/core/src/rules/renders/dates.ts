@@ -52,8 +52,23 @@ export const addMonths = (day: string, months: number): string => {
   return `${pad(Math.floor(index / 12), 4)}-${pad((index % 12) + 1, 2)}-01`;
 };
 
-/** Last day of the month of `day`. */
-export const monthEnd = (day: string): string => addDays(addMonths(day, 1), -1);
+/**
+ * Last day of the month of `day`, from the month's own length: stepping to the next month and back would leave the
+ * four-digit years at 9999-12 (10000-01-01 sorts before 9999-12-31).
+ */
+export const monthEnd = (day: string): string => {
+  const y = Number(day.slice(0, 4));
+  const m = Number(day.slice(5, 7));
+  // Day 0 of the next month is the last day of this one.
+  return `${day.slice(0, 7)}-${pad(utc(y, m + 1, 0).getUTCDate(), 2)}`;
+};
+
+/** Months since year 0 of the month of `day`: compared as numbers, month arithmetic never leaves four digits. */
+export const monthIndex = (day: string): number => Number(day.slice(0, 4)) * 12 + Number(day.slice(5, 7)) - 1;
+
+/** First day of the month `index` (monthIndex). */
+export const monthOfIndex = (index: number): string =>
+  `${pad(Math.floor(index / 12), 4)}-${pad((index % 12) + 1, 2)}-01`;
 
 /** Number of months from the month of `from` to the month of `to`, both included. */
 export const monthSpan = (from: string, to: string): number =>

@@ -161,3 +161,20 @@ describe('parseRenderQuery groupBy and top', () => {
     expect(Object.keys(errors).sort()).toEqual(['endDate', 'groupBy', 'startDate', 'top']);
   });
 });
+
+describe('parseRenderQuery at the end of the calendar', () => {
+  it('groups the last months and days of year 9999, which have no next month to step to', () => {
+    const year = parseRenderQuery(
+      { groupBy: 'year', startDate: '9999-11-15', endDate: '9999-12-31' },
+      now,
+      env,
+    );
+    expect(year.groups).toEqual(['9999-11-01', '9999-12-01']);
+    const month = parseRenderQuery(
+      { groupBy: 'month', startDate: '9999-12-30', endDate: '9999-12-31' },
+      now,
+      env,
+    );
+    expect(month.groups).toEqual(['9999-12-30', '9999-12-31']);
+  });
+});

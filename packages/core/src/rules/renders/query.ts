@@ -125,7 +125,9 @@ export const parseRenderQuery = (raw: Raw, now: Date, options: { allowTop: boole
       startDay = addMonths(today, -(DEFAULT_MONTH_GROUPS - 1));
       endDay = monthEnd(today);
     }
-    for (let month = monthStart(startDay); month <= endDay; month = addMonths(month, 1)) groups.push(month);
+    // Counted, not compared: the month after 9999-12 has no four-digit name to compare with.
+    const months = monthSpan(startDay, endDay);
+    for (let i = 0; i < months; i++) groups.push(addMonths(startDay, i));
   } else {
     if (range) {
       ({ startDay, endDay } = range);
@@ -133,7 +135,8 @@ export const parseRenderQuery = (raw: Raw, now: Date, options: { allowTop: boole
       startDay = addDays(today, -(DEFAULT_DAY_GROUPS - 1));
       endDay = today;
     }
-    for (let day = startDay; day <= endDay; day = addDays(day, 1)) groups.push(day);
+    const days = daySpan(startDay, endDay);
+    for (let i = 0; i < days; i++) groups.push(addDays(startDay, i));
   }
 
   return { groupBy, ...(top === undefined ? {} : { top }), groups, startDay, endDay };

@@ -35,6 +35,29 @@ describe('splitWholeMonths', () => {
     });
   });
 
+  it('splits and plans ranges in the last months of year 9999, which have no next month to step to', () => {
+    expect(monthEnd('9999-12-05')).toBe('9999-12-31');
+    expect(splitWholeMonths({ startDay: '9999-11-15', endDay: '9999-12-31' })).toEqual({
+      months: { first: '9999-12-01', last: '9999-12-01' },
+      days: [{ startDay: '9999-11-15', endDay: '9999-11-30' }],
+    });
+    expect(splitWholeMonths({ startDay: '9999-12-02', endDay: '9999-12-30' })).toEqual({
+      months: undefined,
+      days: [{ startDay: '9999-12-02', endDay: '9999-12-30' }],
+    });
+    expect(planRangeSum({ startDay: '9999-11-15', endDay: '9999-12-30' })).toEqual({
+      months: [
+        { first: '9999-11-01', last: '9999-11-01' },
+        { first: '9999-12-01', last: '9999-12-01' },
+      ],
+      days: [],
+      minus: [
+        { startDay: '9999-11-01', endDay: '9999-11-14' },
+        { startDay: '9999-12-31', endDay: '9999-12-31' },
+      ],
+    });
+  });
+
   it('covers every day of any range exactly once, with months that are whole and inside it', () => {
     const day = fc.integer({ min: epochDay('1999-11-01'), max: epochDay('2031-03-31') }).map(dayFromEpoch);
     fc.assert(

@@ -1,4 +1,4 @@
-import { addDays, addMonths, type DayRange, daySpan, monthEnd, monthStart } from './dates.ts';
+import { addDays, type DayRange, daySpan, monthEnd, monthIndex, monthOfIndex, monthStart } from './dates.ts';
 
 /**
  * A day range cut where a monthly roll-up can answer: `months` are the whole calendar months inside the range
@@ -13,13 +13,15 @@ export type WholeMonthSplit = {
 
 export const splitWholeMonths = (range: DayRange): WholeMonthSplit => {
   const { startDay, endDay } = range;
-  const first = startDay === monthStart(startDay) ? startDay : addMonths(startDay, 1);
-  const last = endDay === monthEnd(endDay) ? monthStart(endDay) : addMonths(endDay, -1);
-  if (first > last) return { months: undefined, days: [range] };
+  // Month indexes, not day strings: the month after 9999-12 has no four-digit name.
+  const firstIndex = monthIndex(startDay) + (startDay === monthStart(startDay) ? 0 : 1);
+  const lastIndex = monthIndex(endDay) - (endDay === monthEnd(endDay) ? 0 : 1);
+  if (firstIndex > lastIndex) return { months: undefined, days: [range] };
+  const first = monthOfIndex(firstIndex);
+  const last = monthOfIndex(lastIndex);
   const days: DayRange[] = [];
   if (startDay < first) days.push({ startDay, endDay: addDays(first, -1) });
-  const afterLast = addMonths(last, 1);
-  if (afterLast <= endDay) days.push({ startDay: afterLast, endDay });
+  if (lastIndex < monthIndex(endDay)) days.push({ startDay: monthOfIndex(lastIndex + 1), endDay });
   return { months: { first, last }, days };
 };
 
@@ -42,9 +44,10 @@ export const planRangeSum = (range: DayRange): SumPlan => {
   const minus: DayRange[] = [];
   for (const edge of split.days) {
     // An edge range spans at most two months (a range without whole months may cross one month boundary).
-    for (let start = edge.startDay; start <= edge.endDay; start = addMonths(start, 1)) {
-      const end = monthEnd(start) < edge.endDay ? monthEnd(start) : edge.endDay;
-      const month = monthStart(start);
+    for (let index = monthIndex(edge.startDay); index <= monthIndex(edge.endDay); index++) {
+      const month = monthOfIndex(index);
+      const start = index === monthIndex(edge.startDay) ? edge.startDay : month;
+      const end = monthEnd(month) < edge.endDay ? monthEnd(month) : edge.endDay;
       const inside = daySpan(start, end);
       if (daySpan(month, monthEnd(month)) - inside < inside) {
         months.push({ first: month, last: month });
