@@ -14,16 +14,43 @@ const isYaml = (path: string): boolean => ['.yaml', '.yml'].includes(extname(pat
 /** The fields a type's data takes, for messages that say what is allowed. */
 const fieldsOf = (type: AuthType): string[] => [...Object.keys(authDataSchemas[type].shape), 'name'];
 
-/** One readable sentence for the first problem: unknown fields are named, a missing field says "is required". */
-const describeIssue = (issue: z.core.$ZodIssue, type: AuthType): string => {
+/** What is written at `path` of the data: `missing` when a key on the way is absent. */
+const valueAt = (data: unknown, path: readonly PropertyKey[]): unknown => {
+  let value = data;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !(key in value)) return missing;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+};
+const missing = Symbol('missing');
+
+/** The kind of a value, never the value itself (it may be a secret). */
+const kindOf = (value: unknown): string =>
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'a list'
+      : typeof value === 'object'
+        ? 'an object'
+        : `a ${typeof value}`;
+
+/**
+ * One readable sentence for the first problem: unknown fields are named, a missing field says "is required", a field
+ * of the wrong type says what it must be and what kind of value it holds.
+ */
+const describeIssue = (issue: z.core.$ZodIssue, type: AuthType, data: unknown): string => {
   const at = formatPath(issue.path);
   if (issue.code === 'unrecognized_keys') {
     const names = issue.keys.map((key) => formatPath([...issue.path, key])).join(', ');
     const allowed = issue.path.length === 0 ? `; the ${type} fields are ${fieldsOf(type).join(', ')}` : '';
     return `unknown field${issue.keys.length > 1 ? 's' : ''} ${names}${allowed}; remove ${issue.keys.length > 1 ? 'them' : 'it'}`;
   }
-  if (issue.code === 'invalid_type' && issue.input === undefined) {
-    return `${at} is required for ${type}; add it`;
+  if (issue.code === 'invalid_type') {
+    const value = valueAt(data, issue.path);
+    if (value === missing || value === undefined) return `${at} is required for ${type}; add it`;
+    // YAML reads `value: 12345` as a number: quoting it makes it the string it was meant to be.
+    return `${at} must be a ${issue.expected}, but it is ${kindOf(value)}; write it as a ${issue.expected}${issue.expected === 'string' ? ' (quote it)' : ''}`;
   }
   return `${at || 'the data'}: ${issue.message}; fix it`;
 };
@@ -83,7 +110,7 @@ export const readAuthDataFile = async (
     // A misspelt field shows up twice, as unknown and as missing: naming the unknown one points at the typo.
     const issues = result.error.issues;
     const issue = issues.find((candidate) => candidate.code === 'unrecognized_keys') ?? issues[0];
-    const message = issue === undefined ? 'is not valid' : describeIssue(issue, type);
+    const message = issue === undefined ? 'is not valid' : describeIssue(issue, type, merged);
     const over = defaults === undefined ? '' : ` (merged over ${defaults.source})`;
     throw new UsageError(`--auth-data-file ${path}${over}: ${message} (see connector-cli set-auth --help)`);
   }

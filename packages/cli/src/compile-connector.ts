@@ -1,4 +1,4 @@
-import { dirname, relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import type { Plugin } from 'esbuild';
 import { UsageError } from './errors.ts';
 
@@ -41,8 +41,9 @@ export const compileConnector = async (
   try {
     const result = await build({
       ...(options.strictImports ? { plugins: [onlyRelativeImports] } : {}),
-      entryPoints: [entry],
-      absWorkingDir: dirname(entry),
+      entryPoints: [resolve(entry)],
+      // esbuild wants an absolute directory: `publish my-conn/connector.ts` names it relative to where it runs.
+      absWorkingDir: dirname(resolve(entry)),
       bundle: true,
       format: 'esm',
       platform: 'browser',

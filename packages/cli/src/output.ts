@@ -75,7 +75,8 @@ export class Output {
       this.#stderr(`${this.redact(JSON.stringify(body))}\n`);
       return;
     }
-    this.#stderr(`${this.redact(`error: ${error.message}`)}\n`);
+    // One line, whatever the message carries: a library's reason (OpenSSL's, for one) may hold line breaks.
+    this.#stderr(`${this.redact(`error: ${error.message.replace(/\s*\n\s*/g, ' ')}`)}\n`);
     if (this.verbose) for (const line of error.details) this.#stderr(`${this.redact(line)}\n`);
   }
 }

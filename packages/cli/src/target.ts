@@ -36,7 +36,15 @@ export const resolveTarget = (environment: string, base: string): Target => {
     throw new UsageError(`${FORM}; got the scheme "${url.protocol.slice(0, -1)}"`);
   }
   if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
-    throw new UsageError(`${FORM}; remove the credentials, query or fragment from "${base}"`);
+    // Named, not quoted: what is there may be a password or a token.
+    const parts = [
+      url.username !== '' || url.password !== '' ? 'the credentials' : '',
+      url.search !== '' ? 'the query' : '',
+      url.hash !== '' ? 'the fragment' : '',
+    ].filter((part) => part !== '');
+    throw new UsageError(
+      `${FORM}; remove ${parts.join(' and ')} from ${url.protocol}//${url.host}${url.pathname}`,
+    );
   }
   const hostname = url.hostname;
   if (isIpAddress(hostname)) {

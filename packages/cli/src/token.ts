@@ -1,5 +1,5 @@
 import type { CliEnv } from './env.ts';
-import { CliError } from './errors.ts';
+import { CliError, UsageError } from './errors.ts';
 import { readSession, sessionPath } from './session.ts';
 
 export type TokenSource = 'option' | 'environment' | 'session';
@@ -14,6 +14,20 @@ const loginHint = (issuer?: string, clientId?: string): string =>
     : 'connector-cli login --issuer <url> --client-id <id>';
 
 /**
+ * A token goes in an Authorization header: a line break or another control character (a token pasted with the line
+ * after it) would fail there as if the network had, so it is refused here, naming where it came from, never shown.
+ */
+const carried = (token: string, from: string): string => {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is looked for.
+  if (/[\u0000-\u001f\u007f]/.test(token.trim()) || /[^\u0000-\u00ff]/.test(token)) {
+    throw new UsageError(
+      `${from} holds a line break, a control character or a character beyond Latin-1, which a header cannot carry; pass the token alone, on one line`,
+    );
+  }
+  return token.trim();
+};
+
+/**
  * docs/connector-cli.md: `--token`, else `CONNECTOR_CLI_TOKEN`, else the session saved by `login`.
  * `required: false` (dry runs) returns `undefined` instead of failing when there is none.
  */
@@ -22,8 +36,9 @@ export const resolveToken = async (
   env: CliEnv,
   options: { required: boolean; now?: number },
 ): Promise<ResolvedToken | undefined> => {
-  if (option !== undefined && option !== '') return { token: option, source: 'option' };
-  if (env.token !== undefined) return { token: env.token, source: 'environment' };
+  if (option !== undefined && option !== '') return { token: carried(option, '--token'), source: 'option' };
+  if (env.token !== undefined)
+    return { token: carried(env.token, 'CONNECTOR_CLI_TOKEN'), source: 'environment' };
   const path = sessionPath(env.configHome);
   const session = await readSession(path);
   if (session === undefined) {

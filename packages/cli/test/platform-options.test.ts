@@ -368,3 +368,62 @@ describe('set-auth pre-filled from config.authenticationConfig', () => {
     ]);
   });
 });
+
+describe('what a user types wrong, told as such', () => {
+  test('publish takes connector.ts by a path relative to where it runs', async () => {
+    const dir = project(withConfig({ connectorName: 'Relative' }), SOURCE);
+    const result = await runCli(['publish', 'connector.ts', ...target()], { cwd: dir });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(server.requests.at(-1)?.method).toBe('POST');
+  });
+
+  test('-b with credentials, a query or a fragment is refused without echoing them', async () => {
+    const port = base.split(':')[2]!.split('/')[0];
+    for (const spelled of [
+      `http://user:hunter2secret@acme-prod.localhost:${port}/grafx`,
+      `http://acme-prod.localhost:${port}/grafx#tok=hunter2secret`,
+    ]) {
+      const result = await runCli(['list', '-e', 'acme-prod', '-b', spelled, '--token', SECRETS.token]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/remove the (credentials|fragment) from http:\/\/acme-prod\.localhost/);
+      expect(result.stderr).not.toContain('hunter2secret');
+    }
+  });
+
+  test('a token holding a line break is a usage error naming where it came from', async () => {
+    const before = server.requests.length;
+    const option = await runCli(['list', ...target().slice(0, 4), '--token', 'abc\ndef']);
+    expect(option.code).toBe(2);
+    expect(option.stderr).toMatch(/^error: --token holds a line break/);
+    const env = await runCli(['list', ...target().slice(0, 4)], {
+      env: { CONNECTOR_CLI_TOKEN: 'abc\u0001def' },
+    });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toMatch(/^error: CONNECTOR_CLI_TOKEN holds a line break/);
+    expect(server.requests.length).toBe(before);
+  });
+
+  test('an auth data field of the wrong type says so, not that it is missing', async () => {
+    const dir = project(withConfig({}), SOURCE);
+    const file = join(dir, 'static.yaml');
+    // YAML reads an unquoted 12345 as a number.
+    writeFileSync(file, 'key: X-Api-Key\nvalue: 12345\n');
+    const result = await runCli([
+      'set-auth',
+      '--connectorId',
+      ID,
+      ...target(),
+      '-au',
+      'server',
+      '-at',
+      'staticKey',
+      '--auth-data-file',
+      file,
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /value must be a string, but it is a number; write it as a string \(quote it\)/,
+    );
+  });
+});
