@@ -7,6 +7,7 @@ import {
   createReadCache,
   createTokenVerifier,
   type DevIssuer,
+  DOCUMENT_PATHS,
   mountDocuments,
   operations,
   type TokenVerifier,
@@ -287,6 +288,7 @@ export const startPlatform = async (
       replicas: replicas.current,
       trustedProxies: config.trustedProxies,
       proxy: proxy.handle,
+      extraGetPaths: DOCUMENT_PATHS,
       mountExtra: (app) => {
         mountDocuments(app, {
           deps,

@@ -6,7 +6,7 @@ export { operations } from './operations/table.ts';
 export { type AppOptions, createApp } from './rest/app.ts';
 export { announcesBody } from './rest/close-unread.ts';
 export type { AppDeps, RequestLocals } from './rest/context.ts';
-export { mountDocuments } from './rest/documents.ts';
+export { DOCUMENT_PATHS, mountDocuments } from './rest/documents.ts';
 export { sendProblem } from './rest/problem-response.ts';
 export { mountProxy, PROXY_PATH, type ProxyHandler } from './rest/proxy-route.ts';
 export { readJsonBody } from './rest/read-body.ts';

@@ -28,6 +28,14 @@ describe.each(await testBackends())('errors and the tRPC transport on $name', (b
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('GET');
     expect(await json<Problem>(wrong)).toMatchObject({ status: 405 });
+    // The documents and /metrics are paths too: another method there is a 405, not a 404.
+    for (const path of ['/metrics', '/openapi.json', '/docs']) {
+      for (const method of ['POST', 'DELETE']) {
+        const refused = await s.tp.call(path, { method, token: await token() });
+        expect(refused.status, `${method} ${path}`).toBe(405);
+        expect(refused.headers.get('allow'), `${method} ${path}`).toBe('GET');
+      }
+    }
   });
 
   it('answers 413 over 1 MiB and 400 for broken JSON, without internals', async () => {

@@ -35,6 +35,8 @@ export type AppOptions = {
   proxy?: ProxyHandler;
   /** Routes after the operation table (tRPC, documents, discovery). */
   mountExtra?: (app: Express) => void;
+  /** Paths `mountExtra` serves with GET alone: another method there is a 405 with `Allow`, as on an operation's path. */
+  extraGetPaths?: readonly string[];
 };
 
 /**
@@ -86,7 +88,10 @@ const expressApp = (options: AppOptions, limit: RequestHandler, budget: RequestH
   app.use(limit);
   app.use(budget);
   if (options.proxy) mountProxy(app, deps, options.proxy);
-  const known = operations.map((op) => ({ matcher: pathMatcher(op.path), method: op.method, path: op.path }));
+  const known = [
+    ...operations.map((op) => ({ matcher: pathMatcher(op.path), method: op.method, path: op.path })),
+    ...(options.extraGetPaths ?? []).map((path) => ({ matcher: pathMatcher(path), method: 'GET', path })),
+  ];
   // A path the router cannot decode is named by its template's parameters, the proxy route's included.
   const templates = options.proxy
     ? [...known, { matcher: pathMatcher(PROXY_PATH), path: PROXY_PATH }]

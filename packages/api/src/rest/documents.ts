@@ -49,6 +49,9 @@ const DOCS_INIT = `window.ui = SwaggerUIBundle({
 });`;
 
 /** tRPC, the OpenAPI document, the API reference, metrics and the development issuer (discovery, sign-in). */
+/** What mountDocuments serves with GET alone, besides the API reference's static assets. */
+export const DOCUMENT_PATHS = ['/openapi.json', '/docs', '/docs/', '/docs/init.js', '/metrics'] as const;
+
 export const mountDocuments = (
   app: Express,
   options: {
