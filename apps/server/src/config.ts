@@ -52,6 +52,10 @@ const optionalText = z
   .transform((v) => (v === '' ? undefined : v));
 
 /** docs/configuration.md: the only place that reads the environment. */
+/** RFC 1123 host name: dot-separated labels of letters, digits and inner hyphens. */
+const HOST_NAME =
+  /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
 const Env = z.object({
   PORT: z.coerce
     .number({ error: 'must be a port number (0 to 65535)' })
@@ -59,9 +63,20 @@ const Env = z.object({
     .min(0)
     .max(65535)
     .default(8080),
-  HOST: z.string().min(1).default('127.0.0.1'),
+  HOST: z
+    .string()
+    .refine((host) => isIP(host) !== 0 || HOST_NAME.test(host), {
+      error: 'must be an IP address or a host name (letters, digits, dots and hyphens) to bind to',
+    })
+    .default('127.0.0.1'),
   PUBLIC_URL: optionalText.pipe(
-    z.url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' }).optional(),
+    z
+      .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' })
+      // It is printed in the start banner and built into every OAuth redirect URI.
+      .refine((url) => !/^[a-z]+:\/\/[^/?#]*@/i.test(url), {
+        error: 'must not carry a user name or password',
+      })
+      .optional(),
   ),
   DATABASE_URL: optionalText.pipe(
     z
@@ -71,7 +86,9 @@ const Env = z.object({
   ),
   DATA_DIR: z.string().min(1).default('./.data'),
   DEMO_DATA: optionalText,
-  AUTH_ISSUER: optionalText.pipe(z.url({ error: 'must be the issuer URL' }).optional()),
+  AUTH_ISSUER: optionalText.pipe(
+    z.url({ protocol: /^https?$/, error: 'must be the issuer URL (http:// or https://)' }).optional(),
+  ),
   AUTH_AUDIENCE: z.string().min(1).default('platform-api'),
   CONSOLE_CLIENT_ID: z
     .string()

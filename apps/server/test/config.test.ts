@@ -29,4 +29,32 @@ describe('the configuration', () => {
     ];
     for (const [env, message] of cases) expect(() => loadConfig(env), JSON.stringify(env)).toThrow(message);
   });
+
+  it('checks HOST, AUTH_ISSUER and PUBLIC_URL at start, never printing the value', () => {
+    const cases: [Record<string, string>, string, string][] = [
+      [{ HOST: 's3cr3t host' }, 'HOST is not valid: must be an IP address or a host name', 's3cr3t'],
+      [
+        { AUTH_ISSUER: 'ftp://idp.example/s3cr3t' },
+        'AUTH_ISSUER is not valid: must be the issuer URL (http:// or https://)',
+        's3cr3t',
+      ],
+      [
+        { PUBLIC_URL: 'http://user:s3cr3t@platform.example' },
+        'PUBLIC_URL is not valid: must not carry a user name or password',
+        's3cr3t',
+      ],
+    ];
+    for (const [env, message, secret] of cases) {
+      let thrown: unknown;
+      try {
+        loadConfig(env);
+      } catch (error) {
+        thrown = error;
+      }
+      expect((thrown as Error | undefined)?.message, JSON.stringify(env)).toContain(message);
+      expect((thrown as Error).message).not.toContain(secret);
+    }
+    for (const host of ['0.0.0.0', '::', 'localhost', 'platform-1.internal.example'])
+      expect(loadConfig({ HOST: host }).host).toBe(host);
+  });
 });
