@@ -1,13 +1,30 @@
 import type { HostFetch } from '@platform/runtime';
 
 /**
+ * The proxy's own request headers, treated as the platform's proxy treats them (docs/connector-proxy.md), so that a
+ * connector behaves here as it will there: `X-GraFx-Proxy-User-Agent` becomes the `User-Agent`, and no `x-grafx-*`
+ * header reaches the target.
+ */
+const asProxied = (headers: Readonly<Record<string, string>>): Record<string, string> => {
+  const sent: Record<string, string> = {};
+  let userAgent: string | undefined;
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'x-grafx-proxy-user-agent') userAgent = value.trim() || undefined;
+    else if (!lower.startsWith('x-grafx-')) sent[lower] = value;
+  }
+  if (userAgent !== undefined) sent['user-agent'] = userAgent;
+  return sent;
+};
+
+/**
  * The CLI's port out of the sandbox: the request as the connector made it, sent from this machine (no proxy, no
  * injected credentials, no CORS). Redirects are followed, as a browser's fetch does.
  */
 export const relayFetch: HostFetch = async (request, signal) => {
   const response = await fetch(request.url, {
     method: request.method,
-    headers: request.headers,
+    headers: asProxied(request.headers),
     body:
       request.body === undefined || request.method === 'GET' || request.method === 'HEAD'
         ? undefined
