@@ -49,6 +49,8 @@ const printDryRun = (ctx: Context, request: ApiRequest, hasToken: boolean): void
 const HINTS: Record<number, string> = {
   401: 'run connector-cli login again, or pass a valid --token',
   404: 'check -e and --connectorId (connector-cli list -e <environment> -b <baseUrl> shows the connectors)',
+  // The platform could not load or run the script it was sent: the cause is in the connector's code.
+  422: 'fix the connector so that it loads (connector-cli build and connector-cli info run it here), then publish again',
   500: 'try again in a moment; --verbose shows what the server answered',
 };
 

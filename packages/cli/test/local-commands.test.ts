@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -134,6 +136,22 @@ describe('build, info, stress and demo on a fresh `connector-cli new` project', 
       expect(replay).toMatchObject({ code: 0, stderr: '' });
     },
   );
+
+  test('debug on a port in use: a usage error that says to pass another -p', async () => {
+    const dir = await fresh('data');
+    const taken = createServer().listen(0, '127.0.0.1');
+    await once(taken, 'listening');
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const result = await runCli(['debug', dir, '-p', String(port)]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `error: port ${port} of 127.0.0.1 is in use; pass another with -p, or -p 0 for any free port\n`,
+      );
+    } finally {
+      taken.close();
+    }
+  });
 
   test('stress: download N times in one runtime, min/median/max and memory growth', async () => {
     const dir = await fresh('media');

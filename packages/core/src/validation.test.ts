@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { SharedHeadersBody } from './connectors/connector.ts';
 import { fieldErrors } from './validation.ts';
 
 describe('fieldErrors', () => {
@@ -17,5 +18,14 @@ describe('fieldErrors', () => {
       'unknown field',
     ]);
     expect(Object.getPrototypeOf(errors)).toBe(Object.prototype);
+  });
+
+  it('names a refused record key by its rule, not zod\'s "Invalid key in record"', () => {
+    const result = SharedHeadersBody.safeParse({ headers: { Host: 'x', 'X-Tenant': 'a' } });
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    const errors = fieldErrors(result.error);
+    expect(Object.keys(errors)).toEqual(['headers.Host']);
+    expect(errors['headers.Host']?.[0]).toContain('a header the proxy sets itself');
   });
 });

@@ -27,7 +27,10 @@ export const fieldErrors = (
       const message =
         issue.code === 'unrecognized_keys'
           ? describeUnknownKey(issue.path, String(path[path.length - 1]))
-          : issue.message;
+          : // A record key its schema refused: zod says "Invalid key in record"; the key's own rule says why.
+            issue.code === 'invalid_key' && issue.issues.length > 0
+            ? issue.issues.map((inner) => inner.message).join('; ')
+            : issue.message;
       addFieldErrors(out, name, [message]);
     }
   }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { HostFetch } from '@platform/runtime';
+import { UsageError } from '../errors.ts';
 import { fromBase64, type RelayRequest, type RelayResponse, toBase64 } from './relay-protocol.ts';
 
 export type DebugProject = {
@@ -125,7 +126,15 @@ export const startDebugServer = async (
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE' || error.code === 'EACCES'
+          ? new UsageError(
+              `port ${options.port} of 127.0.0.1 ${error.code === 'EADDRINUSE' ? 'is in use' : 'may not be opened'}; pass another with -p, or -p 0 for any free port`,
+            )
+          : error,
+      ),
+    );
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
