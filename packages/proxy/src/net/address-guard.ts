@@ -43,11 +43,21 @@ const standInOriginOf = (value: string): string => {
 
 const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
-/** Literal IP hosts never reach `lookup` (node connects to them directly), so they are vetted here. */
+/** `localhost` and the names under it: loopback, known without asking a resolver (RFC 6761). */
+export const isLocalhostName = (hostname: string): boolean => {
+  const host = hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost');
+};
+
+/**
+ * Hosts whose address is known without `lookup` are vetted here, before anything is fetched for them (a token
+ * included): literal IPs, which node connects to directly, and `localhost` names, vetted as 127.0.0.1.
+ */
 export const assertLiteralAddressAllowed = (url: URL, guard: AddressGuard, what: string): void => {
   const host = bareHost(url);
   if (guard.exempts(url)) return;
   if (isIP(host) !== 0 && !guard.allows(host)) throw new BlockedAddressError(what, url.hostname);
+  if (isLocalhostName(host) && !guard.allows('127.0.0.1')) throw new BlockedAddressError(what, url.hostname);
 };
 
 /**

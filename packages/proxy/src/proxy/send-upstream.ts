@@ -1,10 +1,10 @@
 import { isIP } from 'node:net';
 import { ForbiddenError, UpstreamError } from '@platform/core';
 import type { Agent, Dispatcher } from 'undici';
-import { type AddressGuard, assertLiteralAddressAllowed } from '../net/address-guard.ts';
+import { type AddressGuard, assertLiteralAddressAllowed, isLocalhostName } from '../net/address-guard.ts';
 import { isPublicAddress } from '../net/address-policy.ts';
 import { hostMatchesAllowedDomains, portMatchesAllowedDomains, portOf } from '../net/allowed-domains.ts';
-import { BlockedAddressError, findBlockedAddressError } from '../net/blocked-address-error.ts';
+import { findBlockedAddressError } from '../net/blocked-address-error.ts';
 import type { OutgoingHeaders } from './header-filter.ts';
 import type { RequestBody } from './request-body.ts';
 import { EXCHANGE_TIME_LIMIT, UpstreamExchange } from './upstream-exchange.ts';
@@ -89,23 +89,13 @@ export const assertTargetAllowed = (
     throw new ForbiddenError(`The host ${url.hostname} is not in the connector's allowedDomains.`);
   }
   assertLiteralAddressAllowed(url, guard, 'target');
-  // A `localhost` name is loopback without asking a resolver (RFC 6761): refused here like a loopback literal, so
-  // before the exchange fetches a token for a target it will never call.
-  if (isLocalName(url) && !guard.exempts(url) && !guard.allows('127.0.0.1')) {
-    throw new BlockedAddressError('target', url.hostname);
-  }
   verdicts.targetAllowed = true;
   return verdicts;
 };
 
-const isLocalName = (url: Readonly<URL>): boolean => {
-  const host = url.hostname.toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost');
-};
-
 /** A loopback or private literal address, or a `localhost` name (RFC 6761: always loopback). */
 const isLocalHost = (url: URL): boolean => {
-  if (isLocalName(url)) return true;
+  if (isLocalhostName(url.hostname)) return true;
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   return isIP(host) !== 0 && !isPublicAddress(host);
 };
