@@ -1,3 +1,4 @@
+import { HeaderValue } from '@platform/core';
 import type { CliEnv } from './env.ts';
 import { CliError, UsageError } from './errors.ts';
 import { readSession, sessionPath } from './session.ts';
@@ -18,8 +19,7 @@ const loginHint = (issuer?: string, clientId?: string): string =>
  * after it) would fail there as if the network had, so it is refused here, naming where it came from, never shown.
  */
 const carried = (token: string, from: string): string => {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is looked for.
-  if (/[\u0000-\u001f\u007f]/.test(token.trim()) || /[^\u0000-\u00ff]/.test(token)) {
+  if (!HeaderValue.safeParse(token.trim()).success) {
     throw new UsageError(
       `${from} holds a line break, a control character or a character beyond Latin-1, which a header cannot carry; pass the token alone, on one line`,
     );

@@ -1,6 +1,7 @@
 export * from './connectors/auth-data.ts';
 export * from './connectors/auth-types.ts';
 export * from './connectors/connector.ts';
+export * from './connectors/header-field.ts';
 export * from './connectors/proxied-response-headers.ts';
 export * from './errors.ts';
 export * from './models/data-file.ts';
