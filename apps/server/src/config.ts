@@ -73,9 +73,15 @@ const Env = z.object({
     z
       .url({ protocol: /^https?$/, error: 'must be an absolute http:// or https:// URL' })
       // It is printed in the start banner and built into every OAuth redirect URI.
-      .refine((url) => !/^[a-z]+:\/\/[^/?#]*@/i.test(url), {
-        error: 'must not carry a user name or password',
-      })
+      .refine(
+        (url) => {
+          const { username, password } = new URL(url);
+          return username === '' && password === '';
+        },
+        {
+          error: 'must not carry a user name or password',
+        },
+      )
       .optional(),
   ),
   DATABASE_URL: optionalText.pipe(
