@@ -75,6 +75,8 @@ const Env = z.object({
       // It is printed in the start banner and built into every OAuth redirect URI.
       .refine(
         (url) => {
+          // zod runs this even after the URL check failed: a value that is no URL is that check's to refuse.
+          if (!URL.canParse(url)) return true;
           const { username, password } = new URL(url);
           return username === '' && password === '';
         },
