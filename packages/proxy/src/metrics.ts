@@ -152,9 +152,10 @@ export const createProxyMetrics = (registry: Registry): ProxyMetrics => {
     },
     upstream(connectorId, status, seconds) {
       const status_class = statusClass(status);
+      // The class alone is the key: no key of the other two (`r …`, `c …`) is ever one.
       const [own, total] = childOf(
         connectorId,
-        `u ${status_class}`,
+        status_class,
         (connector) => ({
           child: byConnector.upstream.series({ connector, status_class }),
           remove: () => byConnector.upstream.remove({ connector, status_class }),

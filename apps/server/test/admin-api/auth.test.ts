@@ -71,6 +71,29 @@ describe.each(await testBackends())('authentication and authorization on $name',
     }
   });
 
+  it('reads a verified token however the scheme is spelled, and nothing appended to it', async () => {
+    const token = await s.tp.issuer.sign({ sub: USERS.owner, roles: READ });
+    const as = (authorization: string) => s.tp.call('/api/v1/subscriptions', { headers: { authorization } });
+    // Verified once, then answered from the cache of verified tokens: every spelling must still be judged alike.
+    expect((await as(`Bearer ${token}`)).status).toBe(200);
+    for (const spelling of [
+      `bearer ${token}`,
+      `BEARER ${token}`,
+      `Bearer   ${token}  `,
+      `Bearer\t${token}`,
+    ]) {
+      expect((await as(spelling)).status, spelling.slice(0, 9)).toBe(200);
+    }
+    for (const spelling of [
+      `Bearer ${token}x`,
+      `Bearer ${token} x`,
+      `Bearer ${token}.`,
+      `Bearer  ${token}!`,
+    ]) {
+      await expectProblem(await as(spelling), 401);
+    }
+  });
+
   it('answers 403 without the token role', async () => {
     const token = await s.tp.issuer.sign({ sub: USERS.owner, roles: ['something:else'] });
     await expectProblem(await s.tp.call('/api/v1/subscriptions', { token }), 403);

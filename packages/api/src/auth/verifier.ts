@@ -64,6 +64,13 @@ export const createTokenVerifier = (options: {
   return {
     issuer: options.issuer,
     known(authorization) {
+      // The usual spelling needs no pattern: a token found in the cache passed BEARER when it was verified, so
+      // `Bearer <that token>` is what BEARER would have read. The pattern, over a token of a kilobyte, was a
+      // hundredth of a proxied request's CPU.
+      if (authorization.startsWith('Bearer ')) {
+        const caller = verified.get(authorization.slice(7));
+        if (caller !== undefined) return caller;
+      }
       const token = BEARER.exec(authorization)?.[1];
       return token === undefined ? undefined : verified.get(token);
     },

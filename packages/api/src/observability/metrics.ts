@@ -25,16 +25,28 @@ export const httpMetrics = (registry: Registry): ((res: ServerResponse) => void)
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
-  // The series of each label set, found by one string key and bound once (@platform/metrics: a prom-client child
-  // hashes its label object on every update). As bounded as the label sets themselves (method, route template, status).
-  const children = new Map<string, { counter: CounterSeries; histogram: HistogramSeries }>();
-  const childrenOf = (method: string, route: string, status: number) => {
-    const key = `${method} ${route} ${status}`;
-    let bound = children.get(key);
+  // The series of each label set, bound once (@platform/metrics: a prom-client child hashes its label object on every
+  // update) and found by route template, status and method in turn: each is a string the process already holds (a
+  // template, a method of Node's parser) or a number, so no key is built and hashed per request. As bounded as the
+  // label sets themselves.
+  type Bound = { counter: CounterSeries; histogram: HistogramSeries };
+  const children = new Map<string, Map<number, Map<string, Bound>>>();
+  const childrenOf = (method: string, route: string, status: number): Bound => {
+    let byStatus = children.get(route);
+    if (!byStatus) {
+      byStatus = new Map();
+      children.set(route, byStatus);
+    }
+    let byMethod = byStatus.get(status);
+    if (!byMethod) {
+      byMethod = new Map();
+      byStatus.set(status, byMethod);
+    }
+    let bound = byMethod.get(method);
     if (!bound) {
       const labels = { method, route, status: statusLabel(status) };
       bound = { counter: requests.series(labels), histogram: duration.series(labels) };
-      children.set(key, bound);
+      byMethod.set(method, bound);
     }
     return bound;
   };

@@ -42,6 +42,8 @@ export type RequestLocals = {
   clientAddress?: string | undefined;
   /** Set for every request before any route runs (identify.ts). */
   identity?: Identity;
+  /** Who the request counts against, once `identity` is set (rate-limit.ts). */
+  callerKey?: string;
   caller?: Caller;
   /** Charges decoded body bytes to the caller's budget; throws 429 when it is spent (body-budget.ts). */
   chargeBody?: (bytes: number) => void;

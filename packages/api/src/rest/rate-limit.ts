@@ -5,10 +5,16 @@ import type { RequestLocals } from './context.ts';
 
 type Bucket = { tokens: number; at: number };
 
-/** Who a request counts against: a verified token's issuer and subject, else the client's address. */
+/**
+ * Who a request counts against: a verified token's issuer and subject, else the client's address. Kept in the
+ * request's locals: the rate limit and the body budget then look up one string, hashed once.
+ */
 export const callerKey = (locals: RequestLocals, issuer: string): string => {
+  if (locals.callerKey !== undefined) return locals.callerKey;
   const userId = locals.identity?.caller?.userId;
-  return userId === undefined ? `a ${locals.clientAddress ?? 'unknown'}` : `u ${issuer} ${userId}`;
+  locals.callerKey =
+    userId === undefined ? `a ${locals.clientAddress ?? 'unknown'}` : `u ${issuer} ${userId}`;
+  return locals.callerKey;
 };
 
 /**

@@ -16,16 +16,18 @@ export const traceIdOf = (traceparent: string | undefined): string => {
   return newTraceId();
 };
 
-// Random bytes drawn in blocks: one call to the system's generator per 256 trace ids instead of one per request.
-const BLOCK = 16 * 256;
-let block = Buffer.alloc(0);
-let offset = BLOCK;
+// Random bytes drawn in blocks, and written as hex once per block: one call to the system's generator and one
+// conversion per 256 trace ids instead of one of each per request. A trace id is then a slice of the block's text.
+const IDS_PER_BLOCK = 256;
+const HEX_DIGITS = 32;
+let block = '';
+let offset = 0;
 
 const newTraceId = (): string => {
-  if (offset >= BLOCK) {
-    block = randomBytes(BLOCK);
+  if (offset >= block.length) {
+    block = randomBytes((IDS_PER_BLOCK * HEX_DIGITS) / 2).toString('hex');
     offset = 0;
   }
-  offset += 16;
-  return block.toString('hex', offset - 16, offset);
+  offset += HEX_DIGITS;
+  return block.slice(offset - HEX_DIGITS, offset);
 };
