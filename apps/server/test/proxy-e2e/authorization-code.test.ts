@@ -224,6 +224,31 @@ describe.each((await testBackends()).slice(0, 1))(
         expectStatus(reply, 400);
         expect(Object.keys(reply.body.errors)).toEqual(['tokenEndpoint']);
       }
+      // Every bad field at once: the endpoint's rule is not left until the rest of the body is valid.
+      const incomplete = await rest<{ errors: Record<string, string[]> }>(
+        'PUT',
+        auth('oauth-client-credentials'),
+        {
+          user: USERS.owner,
+          body: { usage: 'server', clientSecret: 's', tokenEndpoint: 'http://idp.example/t' },
+        },
+      );
+      expectStatus(incomplete, 400);
+      expect(incomplete.body.errors).toEqual({
+        clientId: [expect.any(String)],
+        tokenEndpoint: ['must be an https:// URL'],
+      });
+      // A value that is no URL at all is named once, by the schema.
+      const notUrl = await rest<{ errors: Record<string, string[]> }>(
+        'PUT',
+        auth('oauth-client-credentials'),
+        {
+          user: USERS.owner,
+          body: { usage: 'server', clientId: 'c', clientSecret: 's', tokenEndpoint: 'token' },
+        },
+      );
+      expectStatus(notUrl, 400);
+      expect(notUrl.body.errors).toEqual({ tokenEndpoint: [expect.any(String)] });
       expectStatus(
         await rest('PUT', auth('oauth-authorization-code'), {
           user: USERS.owner,

@@ -1,22 +1,26 @@
-import type { AuthDataOf } from '../connectors/auth-data.ts';
 import type { AuthType } from '../connectors/auth-types.ts';
 import { ValidationError } from '../errors.ts';
 
-/** The endpoint fields of each type's data, by dot path (docs/connector-auth.md). */
-const endpointFields = (type: AuthType, data: AuthDataOf[AuthType]): [string, string][] => {
-  switch (type) {
-    case 'staticKey':
-      return [];
-    case 'oAuth2AuthorizationCode': {
-      const metadata = (data as AuthDataOf['oAuth2AuthorizationCode']).authorizationServerMetadata;
-      return [
-        ['authorizationServerMetadata.authorization_endpoint', metadata.authorization_endpoint],
-        ['authorizationServerMetadata.token_endpoint', metadata.token_endpoint],
-      ];
-    }
-    default:
-      return [['tokenEndpoint', (data as { tokenEndpoint: string }).tokenEndpoint]];
+/** The string at a dot path of a value not yet known to be valid; undefined for anything else. */
+const stringAt = (value: unknown, path: readonly string[]): string | undefined => {
+  let at = value;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<string, unknown>)[key];
   }
+  return typeof at === 'string' ? at : undefined;
+};
+
+/** The endpoint fields of each type's data, by dot path (docs/connector-auth.md). */
+const ENDPOINT_FIELDS: Record<AuthType, readonly string[]> = {
+  staticKey: [],
+  oAuth2ClientCredentials: ['tokenEndpoint'],
+  oAuth2ResourceOwnerPassword: ['tokenEndpoint'],
+  oAuth2JwtBearer: ['tokenEndpoint'],
+  oAuth2AuthorizationCode: [
+    'authorizationServerMetadata.authorization_endpoint',
+    'authorizationServerMetadata.token_endpoint',
+  ],
 };
 
 /**
@@ -24,14 +28,13 @@ const endpointFields = (type: AuthType, data: AuthDataOf[AuthType]): [string, st
  * is accepted only where private networks are (PROXY_ALLOW_PRIVATE_NETWORKS: tests, local development).
  * Throws a ValidationError naming every offending field.
  */
-export const assertHttpsEndpoints = <T extends AuthType>(
-  type: T,
-  data: AuthDataOf[T],
-  allowHttp: boolean,
-): void => {
+export const assertHttpsEndpoints = (type: AuthType, data: unknown, allowHttp: boolean): void => {
   const errors: Record<string, string[]> = {};
-  for (const [field, url] of endpointFields(type, data)) {
-    const protocol = URL.canParse(url) ? new URL(url).protocol : '';
+  for (const field of ENDPOINT_FIELDS[type]) {
+    const url = stringAt(data, field.split('.'));
+    // A value that is no URL, or no string, is the schema's to name (parseAuthData): the data may not be parsed yet.
+    if (url === undefined || !URL.canParse(url)) continue;
+    const protocol = new URL(url).protocol;
     if (protocol === 'https:' || (allowHttp && protocol === 'http:')) continue;
     errors[field] = ['must be an https:// URL'];
   }

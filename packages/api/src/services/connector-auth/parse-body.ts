@@ -4,6 +4,7 @@ import {
   AuthUsage,
   addFieldErrors,
   assertAuthAllowed,
+  assertHttpsEndpoints,
   type FieldErrors,
   fieldErrors,
   parseAuthData,
@@ -33,12 +34,14 @@ const attempt = <T>(run: () => T, failures: ValidationError[]): T | undefined =>
 /**
  * The body of `PUT .../auth/{kind}`: `{usage, name?, ...data}` (docs/environment-api.md). Every problem is reported at
  * once, each under its field's name: the envelope, the type's data (unknown fields too, docs/connector-auth.md) and
- * the rules of docs/connector-auth.md (type listed in the connector's supportedAuth; authorization code is browser only).
+ * the rules of docs/connector-auth.md (type listed in the connector's supportedAuth; authorization code is browser only;
+ * https endpoints, or http too when `allowHttp`: checked on the fields given even when others are missing).
  */
 export const parseAuthBody = (
   type: AuthType,
   body: Record<string, unknown>,
   supportedAuth: readonly AuthType[],
+  allowHttp: boolean,
 ): ParsedAuthBody => {
   const { usage, name, ...rest } = body;
   const failures: ValidationError[] = [];
@@ -49,6 +52,7 @@ export const parseAuthBody = (
   }
   const data = attempt(() => parseAuthData(type, rest), failures);
   if (data !== undefined) attempt(() => assertSigningKey(type, data), failures);
+  attempt(() => assertHttpsEndpoints(type, data ?? rest, allowHttp), failures);
   if (envelope.success) {
     const chosen = envelope.data.usage;
     attempt(() => assertAuthAllowed({ supportedAuth, type, usage: chosen }), failures);

@@ -1,11 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type AuthConfigurationSet,
-  type AuthType,
-  assertHttpsEndpoints,
-  splitSecrets,
-  typeOfKind,
-} from '@platform/core';
+import { type AuthConfigurationSet, type AuthType, splitSecrets, typeOfKind } from '@platform/core';
 import { setConnectorAuth as storeConnectorAuth } from '@platform/store';
 import { loadConnector } from '../connectors/load.ts';
 import type { Service } from '../context.ts';
@@ -22,8 +16,12 @@ export const setConnectorAuth: Service<SetConnectorAuthInput, AuthConfigurationS
   const { environment } = await writeEnvironment(ctx, input.environment);
   const connector = await loadConnector(ctx, environment.id, input.connectorId);
   const type = typeOfKind[input.kind];
-  const { usage, name, data } = parseAuthBody(type, input.body, connector.supportedAuth as AuthType[]);
-  assertHttpsEndpoints(type, data, ctx.allowPrivateNetworks === true);
+  const { usage, name, data } = parseAuthBody(
+    type,
+    input.body,
+    connector.supportedAuth as AuthType[],
+    ctx.allowPrivateNetworks === true,
+  );
   const { publicData, secretData } = splitSecrets(type, data);
   const row = await storeConnectorAuth(ctx.database.db, {
     id: randomUUID(),
