@@ -17,7 +17,7 @@ import { registerTest } from './commands/test.ts';
 import { registerUpdate } from './commands/update.ts';
 import type { Context, GlobalOptions } from './context.ts';
 import type { CliEnv } from './env.ts';
-import { CliError } from './errors.ts';
+import { CliError, UsageError } from './errors.ts';
 import { Output, type Writer } from './output.ts';
 
 export type Deps = { env: CliEnv; stdout: Writer; stderr: Writer };
@@ -38,12 +38,16 @@ const oneLine = (message: string, command: string): string =>
     .filter((line) => line !== '')
     .join(' ')}; see connector-cli${command ? ` ${command}` : ''} --help\n`;
 
-const configure = (command: Command, deps: Deps, name: string): void => {
+const configure = (command: Command, deps: Deps, out: Output, name: string): void => {
   command
     .configureOutput({
       writeOut: deps.stdout,
       writeErr: deps.stderr,
-      outputError: (message, write) => write(oneLine(message, name)),
+      // With --json, commander's own errors (an unknown option, a missing value) are JSON like every other.
+      outputError: (message, write) => {
+        if (out.json) out.error(new UsageError(oneLine(message.replace(/^error:\s*/, ''), name).trim()));
+        else write(oneLine(message, name));
+      },
     })
     .configureHelp({
       // `-au`/`-at` are rewritten to long options before parsing; help shows both spellings.
@@ -73,7 +77,7 @@ export const createProgram = (deps: Deps, out: Output): Command => {
 Exit status: 0 done, 1 the command failed (server error, network), 2 usage error (nothing was sent).
 Run connector-cli <command> --help for a command's options and examples.`,
     );
-  configure(program, deps, '');
+  configure(program, deps, out, '');
 
   const globals = (): GlobalOptions => {
     const opts = program.opts<{ verbose?: boolean; dryRun?: boolean; json?: boolean; token?: string }>();
@@ -108,14 +112,17 @@ Run connector-cli <command> --help for a command's options and examples.`,
     registerDemo,
   ]) {
     const command = register(program, run);
-    configure(command, deps, command.name());
+    configure(command, deps, out, command.name());
   }
   return program;
 };
 
 /** Runs the CLI on `args` (without node and script) and resolves to the exit status; never exits itself. */
 export const run = async (args: readonly string[], deps: Deps): Promise<number> => {
-  const out = new Output({ json: false, verbose: false, stdout: deps.stdout, stderr: deps.stderr });
+  // `--json` is known before commander parses anything, so that its errors of parsing come as JSON too.
+  const end = args.indexOf('--');
+  const json = (end === -1 ? args : args.slice(0, end)).includes('--json');
+  const out = new Output({ json, verbose: false, stdout: deps.stdout, stderr: deps.stderr });
   const program = createProgram(deps, out);
   try {
     await program.parseAsync(normalizeArgv(args), { from: 'user' });

@@ -155,6 +155,32 @@ describe('list, delete-auth, delete', () => {
     expect(JSON.parse(json.stdout).data).toHaveLength(1);
   });
 
+  test('--json: the command line parser’s own errors are JSON too, on stderr, exit 2', async () => {
+    const before = server.requests.length;
+    for (const [args, message] of [
+      [
+        ['list', '--json', '--colour', ...target()],
+        "unknown option '--colour'; see connector-cli list --help",
+      ],
+      [['--json', 'frobnicate'], "unknown command 'frobnicate'; see connector-cli --help"],
+      [
+        ['--json', 'list', '-e'],
+        /^option '-e, --environment <name>' argument missing; see connector-cli list --help$/,
+      ],
+    ] as const) {
+      const result = await runCli(args);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      const body = JSON.parse(result.stderr) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe('USAGE');
+      expect(body.error.message).toMatch(message);
+    }
+    // After `--`, `--json` is an argument, not the option.
+    const plain = await runCli(['list', '--colour', '--', '--json']);
+    expect(plain.stderr).toMatch(/^error: unknown option '--colour'/);
+    expect(server.requests.length).toBe(before);
+  });
+
   test('list --connectorId lists its authorization configurations', async () => {
     const result = await runCli(['list', '--connectorId', 'abc', ...target()]);
     expect(result.code).toBe(0);
