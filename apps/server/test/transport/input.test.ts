@@ -150,7 +150,7 @@ describe.each(backends)('transport input on $name', (backend) => {
   });
 
   it('counts the limit after decoding: a compressed bomb is 413, never held in memory', async () => {
-    // JSON whitespace: valid as far as it goes, so only the limit stops it (zero bytes are refused as not JSON at once).
+    // JSON whitespace: valid as far as it goes, so only the limit stops it.
     const bomb = gzipSync(Buffer.alloc(128 * MiB, 0x20), { level: 9 });
     expect(bomb.length).toBeLessThan(MiB);
     const before = process.memoryUsage().rss;
@@ -158,5 +158,28 @@ describe.each(backends)('transport input on $name', (backend) => {
     expect(reply?.status).toBe(413);
     expect(contractViolations(reply!)).toEqual([]);
     expect(process.memoryUsage().rss - before).toBeLessThan(64 * MiB);
+  });
+
+  it('answers 413 for a body over the limit that is not JSON either, however it is framed; 400 under it', async () => {
+    const zeros = gzipSync(Buffer.alloc(16 * MiB, 0), { level: 9 });
+    const garbage = Buffer.alloc(2 * MiB, 'a');
+    const overs: [string, Buffer, Record<string, string>][] = [
+      ['a gzip bomb of zero bytes', zeros, { 'content-encoding': 'gzip' }],
+      ['chunked text', garbage, { 'transfer-encoding': 'chunked' }],
+      ['a declared length', garbage, {}],
+    ];
+    for (const [name, body, headers] of overs) {
+      const reply = await send('PUT', DOMAINS, body, headers);
+      expect(reply?.status, name).toBe(413);
+      expect(contractViolations(reply!)).toEqual([]);
+    }
+    // Under the limit, text that is not JSON stays a 400, streamed or not.
+    for (const headers of [{ 'transfer-encoding': 'chunked' }, { 'content-encoding': 'gzip' }]) {
+      const small = Buffer.alloc(512 * 1024, 'a');
+      const body = 'content-encoding' in headers ? gzipSync(small) : small;
+      const reply = await send('PUT', DOMAINS, body, headers);
+      expect(reply?.status).toBe(400);
+      expect(errorsOf(reply)).toEqual({ body: ['not valid JSON'] });
+    }
   });
 });

@@ -98,6 +98,11 @@ export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Pr
     let streaming: ReturnType<typeof createBoundedParser> | undefined;
     /** A chunk waits for its parse turn; the end, when it comes meanwhile, is handled after it. */
     let parsing = false;
+    /**
+     * Set once the text is known not to be JSON: the rest is read without parsing, up to the limit, so that a body
+     * both too large and not JSON gets 413 however it is framed (a declared length over the limit gets it unread).
+     */
+    let notJsonYet: ValidationError | undefined;
     let ended = false;
     let settled = false;
     let idle: NodeJS.Timeout | undefined;
@@ -147,6 +152,7 @@ export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Pr
         finish(error);
         return;
       }
+      if (notJsonYet) return;
       // Escapes may straddle two chunks: the end of the previous one is kept and scanned again.
       const text = tail + chunk.toString('latin1');
       if (!suspect && SUSPECT_ESCAPE.test(text)) suspect = true;
@@ -169,8 +175,11 @@ export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Pr
         try {
           for (const held of pending) parser.write(held);
         } catch (error) {
-          finish(asBodyError(error));
-          return;
+          if (isLimitError(error)) {
+            finish(error);
+            return;
+          }
+          notJsonYet = notJson();
         }
         // The source may have ended while its last chunk waited for its turn.
         if (ended) onEnd();
@@ -180,6 +189,10 @@ export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Pr
     const onEnd = () => {
       ended = true;
       if (parsing) return;
+      if (notJsonYet) {
+        finish(notJsonYet);
+        return;
+      }
       if (streaming) {
         try {
           finish(undefined, { present: true, value: streaming.end(), mayHoldMalformedText: suspect });
@@ -238,9 +251,12 @@ const tooLarge = (limit: number) =>
 const notJson = () =>
   new ValidationError('The request body is not valid JSON.', { body: ['not valid JSON'] });
 
+/** A limit of the parser's own (values, depth): anything else it throws means the text is not JSON. */
+const isLimitError = (error: unknown): error is ServiceError =>
+  error instanceof ServiceError && !(error instanceof NotJsonError);
+
 /** The limits' own errors as they are; anything else the parser throws means the text is not JSON. */
-const asBodyError = (error: unknown) =>
-  error instanceof ServiceError && !(error instanceof NotJsonError) ? error : notJson();
+const asBodyError = (error: unknown) => (isLimitError(error) ? error : notJson());
 
 /**
  * A small body in one `JSON.parse`; one whose text could spell a number JavaScript cannot keep goes through the
