@@ -8,6 +8,7 @@ import {
   createTokenVerifier,
   type DevIssuer,
   DOCUMENT_PATHS,
+  forwardedChainOf,
   mountDocuments,
   operations,
   type TokenVerifier,
@@ -240,6 +241,7 @@ export const startPlatform = async (
       exchangeTimeoutMs: config.proxyExchangeTimeoutMs,
       changesWatched: () => changes.live,
       standInOrigin: standIn?.origin,
+      forwardedChain: forwardedChainOf(config.trustedProxies),
     });
     configurationChanged = proxy.configurationChanged;
     cleanups.unshift(() => proxy.close());

@@ -4,6 +4,7 @@ export { openApiDocument } from './openapi/document.ts';
 export { type AnyOperation, defineOperation, type Operation } from './operations/operation.ts';
 export { operations } from './operations/table.ts';
 export { type AppOptions, createApp } from './rest/app.ts';
+export { forwardedChainOf } from './rest/client-address.ts';
 export { announcesBody } from './rest/close-unread.ts';
 export type { AppDeps, RequestLocals } from './rest/context.ts';
 export { DOCUMENT_PATHS, mountDocuments } from './rest/documents.ts';

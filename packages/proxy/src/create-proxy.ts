@@ -8,7 +8,11 @@ import { createProxyMetrics } from './metrics.ts';
 import { createAddressGuard } from './net/address-guard.ts';
 import { createUpstreamAgent } from './net/upstream-agent.ts';
 import { createConnectorConfigLoader } from './proxy/connector-config.ts';
-import { createProxyHandler, type ProxyRequestContext } from './proxy/handle-proxy-request.ts';
+import {
+  createProxyHandler,
+  type ForwardedChain,
+  type ProxyRequestContext,
+} from './proxy/handle-proxy-request.ts';
 import { createInProcessFetch } from './proxy/in-process-fetch.ts';
 import { createProxyExchange, type ExchangeCaller } from './proxy/proxy-exchange.ts';
 import { createTokenService, type TokenService } from './tokens/token-service.ts';
@@ -48,6 +52,11 @@ export type ProxyOptions = {
    * `/dev/stand-in/` paths the proxy may reach although loopback, its token endpoint over plain http.
    */
   standInOrigin?: string;
+  /**
+   * The addresses a request came through, oldest first, for `X-Forwarded-For` (connectors with `forwardedHeaders`):
+   * the server continues the chain its trusted load balancers vouch for (TRUSTED_PROXIES). Default: the peer alone.
+   */
+  forwardedChain?: ForwardedChain;
   /** Which resolved addresses count as public; tests on loopback replace it. Default: IANA special-purpose ranges excluded. */
   isPublicAddress?: (address: string) => boolean;
 };
@@ -106,7 +115,7 @@ export const createProxy = (options: ProxyOptions): ConnectorProxy => {
     exchangeTimeoutMs: options.exchangeTimeoutMs ?? 60_000,
   });
   return {
-    handle: createProxyHandler(exchange, log),
+    handle: createProxyHandler(exchange, log, options.forwardedChain),
     fetchFor: createInProcessFetch(exchange),
     tokens,
     invalidateConnector: (connectorId) => loader.invalidate(connectorId),

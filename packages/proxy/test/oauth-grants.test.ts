@@ -394,6 +394,8 @@ describe.each(backends)('token endpoint behaviour on $name', (backend) => {
     ['challenge', 'HTTP 401 with a basic challenge, OAuth error "invalid_client".'],
     // Only a body of a reasonable size is searched for the error.
     ['challenge-huge-body', 'HTTP 401 with a basic challenge.'],
+    ['token-type-mac', 'token_type is not Bearer'],
+    ['token-type-dpop', 'token_type is not Bearer'],
   ] as const)('token endpoint %s → 502 naming the cause', async (mode, cause) => {
     const id = await passwordConnector();
     tokens.mode = mode;

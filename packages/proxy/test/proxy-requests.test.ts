@@ -83,7 +83,12 @@ describe.each(backends)('proxy requests on $name', (backend) => {
     await setSharedHeaders(database, secrets, id, { 'X-Tenant': 'acme' });
     const response = await harness.call(id, {
       url: `${target.url}/a`,
-      headers: { 'x-api-key': 'caller-value' },
+      // No load balancer is trusted here: a caller's own chain is not passed on as if it were true.
+      headers: {
+        'x-api-key': 'caller-value',
+        'x-forwarded-for': '203.0.113.9',
+        'x-forwarded-host': 'evil.example',
+      },
     });
     expect(response.status).toBe(200);
     const seen = target.requests.at(-1)!;

@@ -155,6 +155,8 @@ describe.each(await testBackends())('connector proxy through the composed server
         'x-grafx-proxy-external-url': `${target.url}/details`,
         'x-grafx-proxy-external-method': 'PUT',
         'content-type': 'text/plain',
+        // No load balancer is trusted (TRUSTED_PROXIES): the caller's own chain is not passed on.
+        'x-forwarded-for': '203.0.113.9',
       },
       body: 'as put',
     });
@@ -164,7 +166,7 @@ describe.each(await testBackends())('connector proxy through the composed server
     expect(seen).toMatchObject({ method: 'PUT', body: 'as put' });
     expect(seen?.headers['x-tenant-key']).toBe(SHARED_VALUE);
     expect(seen?.headers['x-api-key']).toBe(STATIC_BROWSER);
-    expect(seen?.headers['x-forwarded-for']).toMatch(/127\.0\.0\.1/);
+    expect(seen?.headers['x-forwarded-for']).toBe('127.0.0.1');
     expect(seen?.headers['x-forwarded-proto']).toBe('http');
 
     // The authorization-code login needs that type on the browser usage.
@@ -507,3 +509,48 @@ describe.each(await testBackends())('connector proxy through the composed server
     for (const entry of proxied) expect(entry.traceId).toMatch(/^[0-9a-f]{32}$/);
   });
 });
+
+describe.each((await testBackends()).slice(0, 1))(
+  'X-Forwarded-For behind a trusted load balancer on $name',
+  (backend) => {
+    let tp: TestPlatform;
+    let target: Target;
+    const { rest } = platformClient(() => tp);
+
+    beforeAll(async () => {
+      tp = await startTestPlatform(backend, { TRUSTED_PROXIES: '127.0.0.0/8' });
+      await importDataFile(tp.database, fixture(new Date()));
+      target = await startTarget();
+    });
+    afterAll(async () => {
+      await tp?.close();
+      await target?.close();
+    });
+
+    it('continues the chain the trusted balancer vouches for, and no further', async () => {
+      const published = await rest<{ id: string }>('POST', connectorsPath, {
+        ...owner,
+        body: connectorBody({ proxyOptions: { forwardedHeaders: true } }),
+      });
+      expectStatus(published, 201);
+      const call = async (forwardedFor: string) => {
+        const response = await tp.call(
+          `/grafx/api/v1/environment/${ENVIRONMENT}/connectors/${published.body.id}/proxy`,
+          {
+            token: await tp.token(USERS.contentUser, ['platform:read']),
+            headers: { 'x-grafx-proxy-external-url': `${target.url}/chain`, 'x-forwarded-for': forwardedFor },
+          },
+        );
+        expect(response.status).toBe(200);
+        await response.text();
+        return target.last('/chain')?.headers['x-forwarded-for'];
+      };
+      // The balancer (loopback, trusted) says it relays 192.0.2.1: that client, then the balancer itself.
+      expect(await call('192.0.2.1')).toBe('192.0.2.1, 127.0.0.1');
+      // What the client claimed before it reached the balancer is its own word, and is not passed on.
+      expect(await call('203.0.113.9, 192.0.2.1')).toBe('192.0.2.1, 127.0.0.1');
+      // A chain of trusted hops is kept whole up to the first untrusted one.
+      expect(await call('192.0.2.1, 127.0.0.2')).toBe('192.0.2.1, 127.0.0.2, 127.0.0.1');
+    });
+  },
+);

@@ -13,3 +13,16 @@ export const clientAddressOf = (
   const trust = proxyAddr.compile([...trustedProxies]);
   return (req) => proxyAddr(req, trust);
 };
+
+/**
+ * The addresses a request came through, oldest first, ending with the socket's peer, for the `X-Forwarded-For` the
+ * connector proxy sends on (`forwardedHeaders`): a caller's own X-Forwarded-For is kept only as far as trusted
+ * load balancers (TRUSTED_PROXIES) relayed it, so no caller can put an address of its choosing in front.
+ */
+export const forwardedChainOf = (
+  trustedProxies: readonly string[] | undefined,
+): ((req: IncomingMessage) => readonly string[]) => {
+  if (!trustedProxies?.length) return (req) => (req.socket.remoteAddress ? [req.socket.remoteAddress] : []);
+  const trust = proxyAddr.compile([...trustedProxies]);
+  return (req) => proxyAddr.all(req, trust).reverse();
+};

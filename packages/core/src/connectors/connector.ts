@@ -41,7 +41,7 @@ export const PublishConnectorBody = z
     script: z.string().min(1).max(900_000),
     apiVersion: z.string().max(64).optional(),
     allowedDomains: z.array(AllowedDomain).min(1).max(100),
-    proxyOptions: ProxyOptions.optional(),
+    proxyOptions: ProxyOptions.nullable().optional().describe('Absent or null: forwardedHeaders false.'),
     supportedAuth: z
       .array(AuthType)
       .max(5)

@@ -15,8 +15,18 @@ export type ProxyRequestContext = {
   traceId: string;
 };
 
+/** The addresses a request came through, oldest first (ForwardedFrom's `chain`). */
+export type ForwardedChain = (req: IncomingMessage) => readonly string[];
+
+/** The socket's peer alone: no load balancer is trusted to say who came before it. */
+const peerOnly: ForwardedChain = (req) => (req.socket.remoteAddress ? [req.socket.remoteAddress] : []);
+
 /** The HTTP adapter of the proxy exchange: proxy headers in, the target's answer streamed out. */
-export const createProxyHandler = (exchange: ProxyExchange, log: Logger) => {
+export const createProxyHandler = (
+  exchange: ProxyExchange,
+  log: Logger,
+  forwardedChain: ForwardedChain = peerOnly,
+) => {
   return async (req: IncomingMessage, res: ServerResponse, ctx: ProxyRequestContext): Promise<void> => {
     try {
       const target = readProxyTarget(req);
@@ -30,7 +40,7 @@ export const createProxyHandler = (exchange: ProxyExchange, log: Logger) => {
         headers: req.headers,
         body: () => readRequestBody(req),
         forwardedFrom: {
-          client: req.socket.remoteAddress,
+          chain: () => forwardedChain(req),
           proto: req.socket instanceof TLSSocket ? 'https' : 'http',
         },
       });

@@ -43,7 +43,14 @@ const listed = (value: string | string[] | undefined): string[] =>
 export type OutgoingHeaders = Record<string, string | string[]>;
 
 /** Where a request came from, for the `x-forwarded-*` headers a connector with `forwardedHeaders` sends on. */
-export type ForwardedFrom = { client: string | undefined; proto: 'http' | 'https' };
+export type ForwardedFrom = {
+  /**
+   * The addresses the request came through, oldest first, ending with the peer that sent it: what the caller's own
+   * `X-Forwarded-For` says is kept only as far as trusted load balancers vouch for it (TRUSTED_PROXIES).
+   */
+  chain(): readonly string[];
+  proto: 'http' | 'https';
+};
 
 const noNames: ReadonlySet<string> = new Set();
 
@@ -80,9 +87,8 @@ export const filterOutgoingHeaders = (
     out[name] = value;
   }
   if (forwardedFrom) {
-    const chain = listed(incoming['x-forwarded-for']);
-    const client = forwardedFrom.client;
-    out['x-forwarded-for'] = [...chain, ...(client ? [client] : [])].join(', ');
+    const chain = forwardedFrom.chain();
+    if (chain.length > 0) out['x-forwarded-for'] = chain.join(', ');
     const host = incoming.host;
     if (host !== undefined) out['x-forwarded-host'] = Array.isArray(host) ? host.join(',') : host;
     out['x-forwarded-proto'] = forwardedFrom.proto;

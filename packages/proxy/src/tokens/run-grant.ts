@@ -8,7 +8,7 @@ import {
 } from 'openid-client';
 import type { OAuthConfig } from '../auth-config.ts';
 import { signJwtAssertion } from './jwt-assertion.ts';
-import { toTokenError } from './token-errors.ts';
+import { toTokenError, unusableTokenType } from './token-errors.ts';
 
 export type TokenSet = {
   accessToken: string;
@@ -41,6 +41,10 @@ const toTokenSet = (response: TokenEndpointResponse, host: string, previousRefre
     throw new UpstreamError(
       `The token endpoint ${host} sent a token response without expires_in, which every OAuth 2.0 token response must carry here.`,
     );
+  }
+  // openid-client takes DPoP tokens too; the proxy sends every token as `Bearer`, which such a token is not.
+  if (response.token_type !== undefined && response.token_type.toLowerCase() !== 'bearer') {
+    throw unusableTokenType(host);
   }
   return {
     accessToken: response.access_token,

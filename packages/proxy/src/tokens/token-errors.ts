@@ -63,6 +63,12 @@ const challengeErrorCode = async (challenge: WWWAuthenticateChallengeError): Pro
   }
 };
 
+/** A token response whose `token_type` is not `Bearer` (RFC 6750), the only kind the proxy can send. */
+export const unusableTokenType = (host: string): UpstreamError =>
+  new UpstreamError(
+    `The token endpoint ${host} sent a token whose token_type is not Bearer: the proxy sends Bearer tokens only.`,
+  );
+
 /**
  * Turns whatever a token request threw into a ServiceError whose message names the cause and never
  * a secret: the OAuth error code, the HTTP status, "not JSON", a timeout. Always 502 (or the guard's 403).
@@ -102,6 +108,9 @@ export const toTokenError = async (error: unknown, host: string): Promise<Servic
       return new UpstreamError(
         `The token endpoint ${host} sent a token response that is not a standard access token response.`,
       );
+    case 'OAUTH_UNSUPPORTED_OPERATION':
+      // What a token response can ask that openid-client does not support: a token_type it does not know.
+      return unusableTokenType(host);
     case 'OAUTH_HTTP_REQUEST_FORBIDDEN':
       return new UpstreamError(`The token endpoint ${host} must use https.`);
     case 'OAUTH_TIMEOUT':

@@ -11,7 +11,10 @@ export type TokenServerMode =
   /** 401 with a Basic challenge naming `invalid_client` in its parameters, no body. */
   | 'challenge'
   /** 401 with a bare Basic challenge and an error body far larger than any real one. */
-  | 'challenge-huge-body';
+  | 'challenge-huge-body'
+  /** A token of another kind than Bearer: one openid-client does not know, and one it does (DPoP). */
+  | 'token-type-mac'
+  | 'token-type-dpop';
 
 export type TokenRequest = { headers: IncomingMessage['headers']; body: string };
 
@@ -70,6 +73,9 @@ export const startTokenServer = async (): Promise<Listening & TokenServerState> 
       }
       json(200, { access_token: token, token_type: 'Bearer', ...refresh, ...extra });
     };
+    const issueOfType = (tokenType: string) => {
+      json(200, { access_token: `typed-${state.requests.length}`, token_type: tokenType, expires_in: 3600 });
+    };
     switch (state.mode) {
       case 'error-500':
         res.writeHead(500, { 'content-type': 'text/plain' });
@@ -95,6 +101,12 @@ export const startTokenServer = async (): Promise<Listening & TokenServerState> 
         return;
       case 'no-expires-in':
         issue({});
+        return;
+      case 'token-type-mac':
+        issueOfType('mac');
+        return;
+      case 'token-type-dpop':
+        issueOfType('DPoP');
         return;
       default: {
         const form = new URLSearchParams(body);
