@@ -48,9 +48,12 @@ const printDryRun = (ctx: Context, request: ApiRequest, hasToken: boolean): void
 
 const HINTS: Record<number, string> = {
   401: 'run connector-cli login again, or pass a valid --token',
+  // A token role, or a role in the environment (docs/authentication.md): the server's words name which.
+  403: 'use a token with that role (connector-cli login, or --token), or ask a subscription owner for access to the environment',
   404: 'check -e and --connectorId (connector-cli list -e <environment> -b <baseUrl> shows the connectors)',
   // The platform could not load or run the script it was sent: the cause is in the connector's code.
   422: 'fix the connector so that it loads (connector-cli build and connector-cli info run it here), then publish again',
+  429: 'wait a moment and run it again',
   500: 'try again in a moment; --verbose shows what the server answered',
 };
 

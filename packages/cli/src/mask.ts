@@ -2,21 +2,22 @@ import { type AuthType, maskSecrets as maskSecretFields, SECRET_MASK } from '@pl
 
 export const MASK = SECRET_MASK;
 
-/** Body parameters of the JWT bearer type are free-form; names like these usually carry a credential. */
-const secretLookingName = /secret|password|passwd|token|key|assertion|credential/i;
+/** The JWT bearer type's free-form objects: the server seals their values with the other secret fields. */
+const SEALED_OBJECTS = ['jwtPayload', 'requestBodyParams'] as const;
 
 /**
  * A copy of `data` with every secret field of `type` masked (core's `secretPaths`), for `--dry-run` and
- * `--verbose`. The CLI also masks JWT bearer body parameters whose names look like credentials: the server seals
- * them at rest, and a terminal (and its scrollback) must not show them either.
+ * `--verbose`. The JWT bearer type's claims and body parameters are masked too, value by value (their names stay,
+ * to show what is sent): the server seals them at rest, and a terminal (and its scrollback) must not show them either.
  */
 export const maskSecrets = (type: AuthType, data: Record<string, unknown>): Record<string, unknown> => {
   const masked = maskSecretFields(type, data);
-  const params = masked.requestBodyParams;
-  if (type === 'oAuth2JwtBearer' && typeof params === 'object' && params !== null && !Array.isArray(params)) {
-    masked.requestBodyParams = Object.fromEntries(
-      Object.entries(params).map(([name, value]) => [name, secretLookingName.test(name) ? MASK : value]),
-    );
+  if (type !== 'oAuth2JwtBearer') return masked;
+  for (const field of SEALED_OBJECTS) {
+    const values = masked[field];
+    if (typeof values === 'object' && values !== null && !Array.isArray(values)) {
+      masked[field] = Object.fromEntries(Object.keys(values).map((name) => [name, MASK]));
+    }
   }
   return masked;
 };

@@ -1,4 +1,4 @@
-import type { CliError } from './errors.ts';
+import { type CliError, ServerError } from './errors.ts';
 
 export type Writer = (text: string) => void;
 
@@ -70,6 +70,13 @@ export class Output {
   error(error: CliError): void {
     if (this.json) {
       const body: Record<string, unknown> = { error: { code: error.code, message: error.message } };
+      // The platform's own status and code (`NO_DEFAULT_CLASS`, say), for a script to act on.
+      if (error instanceof ServerError) {
+        Object.assign(body.error as object, {
+          status: error.status,
+          ...(typeof error.problem?.code === 'string' ? { serverCode: error.problem.code } : {}),
+        });
+      }
       if (this.verbose && error.details.length > 0)
         Object.assign(body.error as object, { details: error.details });
       this.#stderr(`${this.redact(JSON.stringify(body))}\n`);

@@ -58,10 +58,11 @@ describe('connector-cli test', () => {
     const result = await runCli(['test', dir, '-t', join(dir, 'bad.json')]);
     expect(result.code).toBe(1);
     const lines = result.stdout.trim().split('\n');
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     expect(lines[0]).toMatch(/^FAIL: query asks for page 1.*pageSize=2 is not in asserts\.fetch/);
     expect(lines[1]).toMatch(/^FAIL: detail reads one asset.*expected 2 time\(s\), made 1/);
     expect(lines[2]).toMatch(/^PASS: download/);
+    expect(lines[3]).toBe('1 of 3 tests passed');
     expect(result.stderr).toBe(
       'error: 2 of 3 tests failed; see the FAIL lines above and fix connector.ts or the test file\n',
     );

@@ -224,6 +224,11 @@ describe('new', () => {
       name: 'acme-weather',
       config: { connectorName: 'acme-weather', type: 'data' },
     });
+    // The SDK range is the one this CLI installs itself, so `npm install` finds a release in a new project.
+    const own = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    expect(manifest.devDependencies['@chili-publish/studio-connectors']).toBe(
+      own.devDependencies['@chili-publish/studio-connectors'],
+    );
 
     mkdirSync(join(work, 'taken'));
     writeFileSync(join(work, 'taken', 'package.json'), '{}');
@@ -330,7 +335,10 @@ describe('set-auth pre-filled from config.authenticationConfig', () => {
     });
     const dry = await runCli(['--dry-run', ...setAuth(dir, 'oAuth2JwtBearer', jwt)]);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toContain('"tenant": 7');
+    // Claims and body parameters are sealed by the server: named, never shown.
+    expect(dry.stdout).toContain('"tenant": "********"');
+    expect(dry.stdout).toContain('"client_id": "********"');
+    expect(dry.stdout).not.toContain('default-client');
 
     const printed = [password, bearer, dry].map((r) => r.stdout + r.stderr).join('\n');
     for (const secret of [SECRETS.clientSecret, SECRETS.password, SECRETS.privateKeyBody, SECRETS.token])

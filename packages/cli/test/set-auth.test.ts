@@ -222,6 +222,39 @@ describe('failures of the request (exit 1)', () => {
     }
   });
 
+  test('403 says how to get the access it names; --json carries the status and the server’s code', async () => {
+    const server = await startRecordingServer((_request, response) => {
+      response.writeHead(403, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          status: 403,
+          title: 'Forbidden',
+          code: 'FORBIDDEN',
+          detail: "This operation needs the token role 'platform:write'.",
+        }),
+      );
+    });
+    try {
+      const plain = await run([], server.port);
+      expect(plain.code).toBe(1);
+      expect(plain.stderr).toBe(
+        "error: This operation needs the token role 'platform:write'; use a token with that role (connector-cli login, or --token), or ask a subscription owner for access to the environment\n",
+      );
+      const json = await run(['--json'], server.port);
+      expect(json.code).toBe(1);
+      expect(JSON.parse(json.stderr)).toEqual({
+        error: {
+          code: 'SERVER_ERROR',
+          message: plain.stderr.slice('error: '.length, -1),
+          status: 403,
+          serverCode: 'FORBIDDEN',
+        },
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
   test('an unreachable server', async () => {
     const server = await startRecordingServer();
     await server.close();

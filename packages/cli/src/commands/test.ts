@@ -24,14 +24,16 @@ export const testProject = async (ctx: Context, dir: string | undefined, options
     }
   }
   const failed = outcomes.filter((o) => !o.passed).length;
-  if (ctx.out.json) ctx.out.result('', { passed: outcomes.length - failed, failed, tests: outcomes });
+  const passed = outcomes.length - failed;
+  if (ctx.out.json) ctx.out.result('', { passed, failed, tests: outcomes });
+  // The count on stdout, failures or not; stderr's error line then says what to do.
+  else ctx.out.result(`${passed} of ${outcomes.length} tests passed`, undefined);
   if (failed > 0) {
     throw new CliError(
       'CONNECTOR_FAILED',
       `${failed} of ${outcomes.length} tests failed; see ${ctx.out.json ? 'the tests of the result' : 'the FAIL lines above'} and fix connector.ts or the test file`,
     );
   }
-  if (!ctx.out.json) ctx.out.result(`${outcomes.length} of ${outcomes.length} tests passed`, undefined);
 };
 
 export const registerTest = (program: Command, run: RunAction) =>

@@ -2,6 +2,12 @@ import { AuthType } from '@platform/core';
 import { CONNECTOR_SOURCE } from '../connector-project.ts';
 import { connectorSource } from './connector-source.ts';
 
+/**
+ * The SDK's release on npm that this CLI is built and tested against (its own dependency): a range no published
+ * release satisfies would make `npm install` fail in every new project.
+ */
+export const SDK_RANGE = '^1.14.0';
+
 export type ScaffoldOptions = { packageName: string; connectorName: string; type: 'media' | 'data' };
 
 /**
@@ -30,7 +36,7 @@ export const projectFiles = ({
         allowedDomains: ['api.example.com'],
       },
       license: 'UNLICENSED',
-      devDependencies: { '@chili-publish/studio-connectors': '^1.17.1', typescript: '^5.9.3' },
+      devDependencies: { '@chili-publish/studio-connectors': SDK_RANGE, typescript: '^5.9.3' },
     }),
     'tsconfig.json': json({
       compilerOptions: {
