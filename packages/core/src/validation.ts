@@ -67,11 +67,19 @@ export const listErrors = (errors: FieldErrors, limit = LISTED_ERRORS): string =
   return `${listed.join('; ')}${more}`;
 };
 
+/** `text` ended as a sentence: a full stop, unless it ends with one already or with a question (`did you mean x?`). */
+export const asSentence = (text: string): string => (/[.?!]$/.test(text) ? text : `${text}.`);
+
 /** Parses or throws a ValidationError whose `errors` names every bad field. */
-export const parseOrThrow = <S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> => {
+export const parseOrThrow = <S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  what: string,
+  describeUnknownKey?: DescribeUnknownKey,
+): z.output<S> => {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const errors = fieldErrors(result.error);
+  const errors = fieldErrors(result.error, '', describeUnknownKey);
   const first = Object.keys(errors)[0] ?? '(root)';
   throw new ValidationError(`The ${what} is not valid: check ${first}.`, errors);
 };

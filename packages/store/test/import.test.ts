@@ -147,6 +147,13 @@ describe.each(backends)('importDataFile on $name', (backend) => {
       'subscriptions[0].environments[0].tecnicalName: unknown key; did you mean technicalName?',
     );
     expect((await tableCounts(database.db)).users).toBe(0);
+    // The misspelt key alone: its question ends its own sentence (no `?.`).
+    const misspelt = smallFile() as unknown as Record<string, unknown>;
+    misspelt.subscriptionz = misspelt.subscriptions;
+    delete misspelt.subscriptions;
+    expect((await rejection(importDataFile(database, misspelt))).message).toBe(
+      'subscriptionz: unknown key; did you mean subscriptions? Nothing was imported.',
+    );
   });
 
   it('rejects broken references and duplicates, writing nothing', async () => {

@@ -34,6 +34,28 @@ describe.each(backends)('the served OpenAPI document on $name', (backend) => {
       expect(document.paths[path]?.[method], `${method} ${path}`).toBeDefined();
   });
 
+  it('names every token role an operation needs, as the server judges them', async () => {
+    type Op = { 'x-required-role'?: string; 'x-required-roles'?: string[]; security?: unknown[] };
+    const document = await json<{ paths: Record<string, Record<string, Op>> }>(
+      await s.tp.call('/openapi.json'),
+    );
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        // `parameters` and the like are no operation; a public operation takes no token.
+        if (!['get', 'put', 'post', 'patch', 'delete', 'head', 'options'].includes(method)) continue;
+        if (op.security?.length === 0) continue;
+        expect(op['x-required-roles'], `${method} ${path}`).toContain(op['x-required-role']);
+      }
+    }
+    const imports = document.paths['/api/v1/imports']?.post;
+    expect(imports?.['x-required-roles']).toEqual(['platform:write', 'platform:admin']);
+    // What it says is what the server does: write alone is refused, write and admin pass the check of roles.
+    const writer = await s.tp.token(USERS.owner, ['platform:read', 'platform:write']);
+    const refused = await s.tp.call('/api/v1/imports', { method: 'POST', token: writer, body: '{}' });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('platform:admin');
+  });
+
   it('describes every response the server gives, errors included', async () => {
     const validate = openApiValidator(await json(await s.tp.call('/openapi.json')));
     const token = await s.tp.token(USERS.owner, ['platform:read', 'platform:write']);

@@ -196,6 +196,20 @@ describe.each(await testBackends())('render usage on $name', (backend) => {
       ['platform:ingest'],
     );
     expect(unknown.status).toBe(400);
+    // The detail names the element as `errors` does.
+    expect(await unknown.json()).toMatchObject({
+      detail: expect.stringMatching(/^body\[0\]\.environmentGuid: no environment has this guid/),
+      errors: { 'body[0].environmentGuid': ['no environment has this guid'] },
+    });
+    // A misspelt key names the key meant, as an import of the same event does.
+    const misspelt = await post(
+      [{ environmentGuid: ENV_SANDBOX, kind: 'Pdf', at: new Date().toISOString(), cuont: 2 }],
+      ['platform:ingest'],
+    );
+    expect(misspelt.status).toBe(400);
+    expect((await misspelt.json()).errors).toEqual({
+      'body[0].cuont': ['unknown field; did you mean count?'],
+    });
   });
 });
 

@@ -23,7 +23,7 @@ const STATUS_MEANING: Record<number, string> = {
   405: 'The path exists but not with this method; `Allow` lists the methods it takes.',
   409: 'The request conflicts with what is stored.',
   413: "The body is over the operation's limit (counted after decoding).",
-  415: 'The body is not `application/json`, or its `Content-Encoding` is not gzip, deflate or br.',
+  415: "The body's `Content-Encoding` is not gzip, deflate or br (a body that is not `application/json` is 400).",
   429: 'Over the rate limit; `Retry-After` says when to try again.',
   502: 'An upstream server (the identity provider, a token endpoint or the target) failed; never a secret.',
   503: 'The database does not answer.',
@@ -124,7 +124,12 @@ export const openApiDocument = (
       summary: op.summary,
       description: op.description,
       tags: [op.tag],
-      ...(op.access === 'public' ? { security: [] } : { 'x-required-role': op.access }),
+      ...(op.access === 'public'
+        ? { security: [] }
+        : {
+            'x-required-role': op.access,
+            'x-required-roles': op.operatorOnly ? [op.access, 'platform:admin'] : [op.access],
+          }),
       ...(parameters.length ? { parameters } : {}),
       ...(body
         ? {
@@ -152,7 +157,8 @@ export const openApiDocument = (
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description:
         'Administration API, environment API and connector proxy of the hosted design and publishing platform. ' +
-        'Protected operations take a bearer JWT; `x-required-role` names the token role each needs. ' +
+        'Protected operations take a bearer JWT; `x-required-role` names the token role each needs, and ' +
+        '`x-required-roles` every token role (the import also needs the operator role platform:admin). ' +
         'Errors are ProblemDetails (RFC 9457) with a `traceId`, and `errors` for validation failures. ' +
         'Any path answers 405 to a method it does not take. ' +
         'Prometheus metrics: GET /metrics with a bearer token holding platform:admin or platform:metrics (connector ids ' +

@@ -89,6 +89,7 @@ export const proxyPathItem = (problem: Problem): Record<string, Record<string, u
     description: DESCRIPTION,
     tags: ['Connector proxy'],
     'x-required-role': 'platform:read',
+    'x-required-roles': ['platform:read'],
     ...(method === 'get' || method === 'delete'
       ? {}
       : {

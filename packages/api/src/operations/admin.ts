@@ -2,6 +2,7 @@ import {
   BasicEnvironmentModel,
   BasicSubscriptionModel,
   DataFile,
+  describeUnknownRenderEventKey,
   EnvironmentModel,
   EnvironmentRenderModel,
   InfoResponse,
@@ -312,6 +313,7 @@ export const adminOperations = [
     tag: 'Render usage',
     access: 'platform:ingest',
     body: RenderEventBatch,
+    describeUnknownKey: describeUnknownRenderEventKey,
     // 10,000 events (the documented maximum) are about 1 MB of JSON: such a batch is judged by its count, not by 413.
     bodyLimit: 8 * 1024 * 1024,
     // 10,000 events of up to six fields each, with room to spare: the count is the documented limit.

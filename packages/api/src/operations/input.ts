@@ -120,7 +120,7 @@ export const parseInput = (operation: AnyOperation, raw: RawRequest): Record<str
     const parsed = operation.body.safeParse(raw.body);
     if (!parsed.success) {
       // Fields keep their own names (`clientId`, `authorizationServerMetadata.token_endpoint`).
-      const named = bodyNames(fieldErrors(parsed.error, 'body'));
+      const named = bodyNames(fieldErrors(parsed.error, 'body', operation.describeUnknownKey));
       throw new ValidationError(
         `The request body is not valid: check ${Object.keys(named).join(', ')}.`,
         named,

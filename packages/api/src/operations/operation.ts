@@ -1,3 +1,4 @@
+import type { DescribeUnknownKey } from '@platform/core';
 import type { z } from 'zod';
 import type { Tag } from '../openapi/tags.ts';
 import type { Service } from '../services/context.ts';
@@ -45,6 +46,8 @@ export type Operation<I = unknown, O = unknown> = {
    * (a data file's unknown keys with the key meant); `body` then accepts anything, typed as this schema's input.
    */
   readonly documentedBody?: z.ZodType;
+  /** How the body's unknown keys are named in `errors` (render events: with the key meant); `unknown field` else. */
+  readonly describeUnknownKey?: DescribeUnknownKey;
   /**
    * `text/html`: the service returns a page with its own headers (the OAuth redirect a browser lands on,
    * services/authorization-code/redirect-page.ts); `application/octet-stream`: bytes with their own content type

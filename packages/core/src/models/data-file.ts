@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { FieldErrors } from '../errors.ts';
-import { fieldErrors, formatPath } from '../validation.ts';
+import { type DescribeUnknownKey, fieldErrors, formatPath } from '../validation.ts';
 import { closestKey } from './closest-key.ts';
 import {
   EnvironmentRole,
@@ -187,6 +187,15 @@ const describeUnknownKey = (path: readonly PropertyKey[], key: string): string =
   return near === undefined
     ? `unknown key (${where} has ${known.join(', ')})`
     : `unknown key; did you mean ${near}?`;
+};
+
+/**
+ * An unknown key of a render event sent to `POST /api/v1/render-events`, named with the closest known key as the
+ * data file names them (the same events, the same mistakes).
+ */
+export const describeUnknownRenderEventKey: DescribeUnknownKey = (_path, key) => {
+  const near = closestKey(key, Object.keys(RenderEvent.shape));
+  return near === undefined ? 'unknown field' : `unknown field; did you mean ${near}?`;
 };
 
 /** Every problem of a data file that failed to parse, keyed by path; unknown keys name the closest known key. */

@@ -1,4 +1,4 @@
-import { DataFile, dataFileErrors, listErrors } from '@platform/core';
+import { asSentence, DataFile, dataFileErrors, listErrors } from '@platform/core';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../query-rows.ts';
 import type { Db } from '../types.ts';
@@ -170,6 +170,6 @@ export const exportDataFile = async (db: Db): Promise<DataFile> =>
     if (file.success) return file.data;
     // Rows written before the data file was strict (a start date as 01/01/2025) would not import again.
     throw new Error(
-      `The stored data cannot be written as a data file: ${listErrors(dataFileErrors(file.error))}.`,
+      `The stored data cannot be written as a data file: ${asSentence(listErrors(dataFileErrors(file.error)))}`,
     );
   });

@@ -1,4 +1,4 @@
-import { dataFileErrors, listErrors, ValidationError } from '@platform/core';
+import { asSentence, dataFileErrors, listErrors, ValidationError } from '@platform/core';
 import { markDemoData, removeDemoDataIfPresent } from '../demo/demo-marker.ts';
 import { writeDemoRollups } from '../demo/write-demo-rollups.ts';
 import type { Database } from '../types.ts';
@@ -31,7 +31,7 @@ const PROGRESS_EVERY = 10_000;
 
 /** The message names the first bad paths in file order (docs/data-file.md); `errors` holds every one. */
 const rejected = (errors: Record<string, string[]>): ValidationError =>
-  new ValidationError(`${listErrors(errors)}. Nothing was imported.`, errors);
+  new ValidationError(`${asSentence(listErrors(errors))} Nothing was imported.`, errors);
 
 /**
  * Upserts a data file (docs/data-file.md) in one transaction: all of it or, on any error, nothing.

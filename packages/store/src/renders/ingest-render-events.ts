@@ -21,6 +21,8 @@ type DailyRow = { environment_id: number; day: string; kind: string; watermarked
 export const ingestRenderEvents = async (
   database: Pick<Database, 'db'>,
   events: readonly RenderEventInput[],
+  /** What the caller calls the list, before `[i]` in the names of bad elements (`body` for the REST request). */
+  options: { path?: string } = {},
 ): Promise<number> => {
   if (events.length === 0) return 0;
   const ids = await resolveEnvironmentIds(
@@ -33,7 +35,7 @@ export const ingestRenderEvents = async (
   events.forEach((event, index) => {
     const environmentId = ids.get(event.environmentGuid.toLowerCase());
     if (environmentId === undefined) {
-      errors[`[${index}].environmentGuid`] = ['no environment has this guid'];
+      errors[`${options.path ?? ''}[${index}].environmentGuid`] = ['no environment has this guid'];
       return;
     }
     const day = utcDay(event.at);

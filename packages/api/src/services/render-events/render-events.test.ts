@@ -42,10 +42,24 @@ describe.each(backends)('render event ingestion on $name', (backend) => {
       ],
     });
     await expect(call).rejects.toBeInstanceOf(ValidationError);
-    await expect(call).rejects.toMatchObject({ errors: { 'body[1].environmentGuid': expect.any(Array) } });
+    // The detail names the element as `errors` does.
+    await expect(call).rejects.toMatchObject({
+      errors: { 'body[1].environmentGuid': expect.any(Array) },
+      message: expect.stringMatching(/^body\[1\]\.environmentGuid: no environment has this guid/),
+    });
     await expect(ingestRenderEvents(ingester(), { body: [{ kind: 'Pdf' }] })).rejects.toBeInstanceOf(
       ValidationError,
     );
+    // A misspelt key names the key meant, as the data file's do.
+    await expect(
+      ingestRenderEvents(ingester(), {
+        body: [
+          { environmentGuid: ENV_SANDBOX, kind: 'Pdf', at: '2026-03-15T01:00:00Z', cuont: 2, zzzzzzzz: 1 },
+        ],
+      }),
+    ).rejects.toMatchObject({
+      errors: { '[0].cuont': ['unknown field; did you mean count?'], '[0].zzzzzzzz': ['unknown field'] },
+    });
     expect(await used()).toEqual([23, 6]);
   });
 });
