@@ -325,6 +325,16 @@ describe.each(backends)('proxy requests on $name', (backend) => {
       'ua/2',
       undefined,
     ]);
+    // The target's own reason phrase, as Fetch's statusText gives it.
+    target.routes.set('/reason', (_req, res) => {
+      res.writeHead(503, 'Custom Msg', { 'content-type': 'text/plain' });
+      res.end('later');
+    });
+    const custom = await inProcess(id)(
+      { url: `${target.url}/reason`, method: 'GET', headers: {}, body: undefined, maxResponseBytes: 1024 },
+      new AbortController().signal,
+    );
+    expect(custom).toMatchObject({ status: 503, statusText: 'Custom Msg' });
   });
 
   it('in process: a host outside allowedDomains and an oversized body are refused with typed errors', async () => {

@@ -67,7 +67,8 @@ export const createInProcessFetch =
       }
       return {
         status: response.status,
-        statusText: STATUS_CODES[response.status] ?? '',
+        // The target's own phrase, as Fetch gives it; HTTP/2 has none, and then the standard one stands in.
+        statusText: response.body.statusText || (STATUS_CODES[response.status] ?? ''),
         // Where the answer came from, after the redirects the proxy followed (Fetch semantics).
         url: response.body.url.href,
         redirected: response.body.redirected,

@@ -20,6 +20,8 @@ const discardLimit = 128 * 1024;
  */
 export class UpstreamExchange implements Dispatcher.DispatchHandler {
   statusCode = 0;
+  /** The target's reason phrase (`Custom Msg` of `503 Custom Msg`), as Fetch's `statusText` gives it; may be empty. */
+  statusText = '';
   headers: IncomingHttpHeaders = {};
   readonly started: Promise<this>;
   #resolve!: (exchange: this) => void;
@@ -74,11 +76,13 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
     controller: Dispatcher.DispatchController,
     statusCode: number,
     headers: IncomingHttpHeaders,
+    statusMessage?: string,
   ): void {
     // 1xx (103 Early Hints) come before the real response; the caller gets only that one.
     if (statusCode < 200) return;
     this.#controller = controller;
     this.statusCode = statusCode;
+    this.statusText = statusMessage ?? '';
     this.headers = headers;
     this.#resolve(this);
   }
