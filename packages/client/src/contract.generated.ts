@@ -219,7 +219,7 @@ export type PublishConnectorBody = {
   iconUrl?: null | string;
   options?: { [key: string]: null | string | number | boolean };
   apiVersion?: string;
-  proxyOptions?: { forwardedHeaders: boolean };
+  proxyOptions?: null | { forwardedHeaders: boolean };
   supportedAuth?: AuthType[];
   enabled?: boolean;
 };
@@ -240,7 +240,7 @@ export type RepublishConnectorBody = {
   iconUrl?: null | string;
   options?: { [key: string]: null | string | number | boolean };
   apiVersion?: string;
-  proxyOptions?: { forwardedHeaders: boolean };
+  proxyOptions?: null | { forwardedHeaders: boolean };
   supportedAuth?: AuthType[];
   enabled?: boolean;
   default?: boolean;
@@ -685,7 +685,7 @@ export type AppRouter = TRPCBuiltRouter<
             iconUrl?: null | string;
             options?: { [key: string]: null | string | number | boolean };
             apiVersion?: string;
-            proxyOptions?: { forwardedHeaders?: boolean };
+            proxyOptions?: null | { forwardedHeaders?: boolean };
             supportedAuth?: AuthType[];
             enabled?: boolean;
           };
@@ -712,7 +712,7 @@ export type AppRouter = TRPCBuiltRouter<
             iconUrl?: null | string;
             options?: { [key: string]: null | string | number | boolean };
             apiVersion?: string;
-            proxyOptions?: { forwardedHeaders?: boolean };
+            proxyOptions?: null | { forwardedHeaders?: boolean };
             supportedAuth?: AuthType[];
             enabled?: boolean;
             default?: boolean;
