@@ -22,20 +22,26 @@ export const maskSecrets = (type: AuthType, data: Record<string, unknown>): Reco
   return masked;
 };
 
-/** The string values `maskSecrets` hides, so the output layer can redact them wherever they appear. */
+/**
+ * The string values `maskSecrets` hides, so the output layer can redact them wherever they appear; except one that
+ * the data shows anyway inside a field left in clear (a JWT `aud` claim that begins the `tokenEndpoint`): redacting
+ * it would hide nothing and garble that field (the endpoint printed as three stars and its path).
+ */
 export const secretValues = (type: AuthType, data: Record<string, unknown>): string[] => {
   const masked = maskSecrets(type, data);
-  const found: string[] = [];
-  const walk = (original: unknown, hidden: unknown): void => {
-    if (hidden === MASK && typeof original === 'string' && original !== MASK) {
-      found.push(original);
+  const hidden: string[] = [];
+  const shown: string[] = [];
+  const walk = (original: unknown, seen: unknown): void => {
+    if (typeof original === 'string') {
+      if (seen === MASK && original !== MASK) hidden.push(original);
+      else shown.push(original);
       return;
     }
-    if (typeof original !== 'object' || original === null || typeof hidden !== 'object' || hidden === null)
+    if (typeof original !== 'object' || original === null || typeof seen !== 'object' || seen === null)
       return;
     for (const [name, value] of Object.entries(original))
-      walk(value, (hidden as Record<string, unknown>)[name]);
+      walk(value, (seen as Record<string, unknown>)[name]);
   };
   walk(data, masked);
-  return found;
+  return hidden.filter((value) => !shown.some((text) => text.includes(value)));
 };

@@ -339,6 +339,8 @@ describe('set-auth pre-filled from config.authenticationConfig', () => {
     expect(dry.stdout).toContain('"tenant": "********"');
     expect(dry.stdout).toContain('"client_id": "********"');
     expect(dry.stdout).not.toContain('default-client');
+    // The `aud` claim begins the token endpoint, which is no secret: the endpoint is printed whole, not garbled.
+    expect(dry.stdout).toContain('"tokenEndpoint": "https://login.example.com/oauth/token"');
 
     const printed = [password, bearer, dry].map((r) => r.stdout + r.stderr).join('\n');
     for (const secret of [SECRETS.clientSecret, SECRETS.password, SECRETS.privateKeyBody, SECRETS.token])
