@@ -102,7 +102,7 @@ export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Pr
      * Set once the text is known not to be JSON: the rest is read without parsing, up to the limit, so that a body
      * both too large and not JSON gets 413 however it is framed (a declared length over the limit gets it unread).
      */
-    let notJsonYet: ValidationError | undefined;
+    let notJsonText = false;
     let ended = false;
     let settled = false;
     let idle: NodeJS.Timeout | undefined;
@@ -152,7 +152,7 @@ export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Pr
         finish(error);
         return;
       }
-      if (notJsonYet) return;
+      if (notJsonText) return;
       // Escapes may straddle two chunks: the end of the previous one is kept and scanned again.
       const text = tail + chunk.toString('latin1');
       if (!suspect && SUSPECT_ESCAPE.test(text)) suspect = true;
@@ -179,7 +179,7 @@ export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Pr
             finish(error);
             return;
           }
-          notJsonYet = notJson();
+          notJsonText = true;
         }
         // The source may have ended while its last chunk waited for its turn.
         if (ended) onEnd();
@@ -189,8 +189,8 @@ export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Pr
     const onEnd = () => {
       ended = true;
       if (parsing) return;
-      if (notJsonYet) {
-        finish(notJsonYet);
+      if (notJsonText) {
+        finish(notJson());
         return;
       }
       if (streaming) {
