@@ -17,12 +17,13 @@ export const clientAddressOf = (
 /**
  * The addresses a request came through, oldest first, ending with the socket's peer, for the `X-Forwarded-For` the
  * connector proxy sends on (`forwardedHeaders`): a caller's own X-Forwarded-For is kept only as far as trusted
- * load balancers (TRUSTED_PROXIES) relayed it, so no caller can put an address of its choosing in front.
+ * load balancers (TRUSTED_PROXIES) relayed it, so no caller can put an address of its choosing in front. Undefined
+ * without trusted load balancers: the proxy's own default, the peer alone, is the chain then.
  */
 export const forwardedChainOf = (
   trustedProxies: readonly string[] | undefined,
-): ((req: IncomingMessage) => readonly string[]) => {
-  if (!trustedProxies?.length) return (req) => (req.socket.remoteAddress ? [req.socket.remoteAddress] : []);
+): ((req: IncomingMessage) => readonly string[]) | undefined => {
+  if (!trustedProxies?.length) return undefined;
   const trust = proxyAddr.compile([...trustedProxies]);
   return (req) => proxyAddr.all(req, trust).reverse();
 };
