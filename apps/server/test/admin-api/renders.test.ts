@@ -210,6 +210,15 @@ describe.each(await testBackends())('render usage on $name', (backend) => {
     expect((await misspelt.json()).errors).toEqual({
       'body[0].cuont': ['unknown field; did you mean count?'],
     });
+    // So does the parser, for a number it cannot keep.
+    const inexact = await s.tp.call('/api/v1/render-events', {
+      method: 'POST',
+      token: await s.tp.token('ingester', ['platform:ingest']),
+      headers: { 'content-type': 'application/json' },
+      body: `[{"environmentGuid":"${ENV_SANDBOX}","kind":"Pdf","at":"${new Date().toISOString()}","count":1e400}]`,
+    });
+    expect(inexact.status).toBe(400);
+    expect(Object.keys((await inexact.json()).errors)).toEqual(['body[0].count']);
   });
 });
 
@@ -240,5 +249,30 @@ describe.each((await testBackends()).slice(0, 1))('render event batch limits on 
   it('answers 400 naming the limit for 10,001 events', async () => {
     const response = await post(10_001);
     expect(response.status).toBe(400);
+  });
+});
+
+// A server of its own: the statements are prepared per process, and the first query of a shape decides its statement.
+describe.each(await testBackends())('subscription render statements on $name', (backend) => {
+  const s = seededPlatform(backend, { RATE_LIMIT_PER_SECOND: '0' });
+
+  it('answers a day grouping after a month grouping of a range inside one month, and both stay right', async () => {
+    const token = await s.tp.token(USERS.owner, ['platform:read']);
+    const renders = async (query: string) => {
+      const response = await s.tp.call(`/api/v1/subscriptions/${SUB_A}/renders?${query}`, { token });
+      expect(response.status, query).toBe(200);
+      return z.array(SubscriptionRendersModel).parse(await response.json());
+    };
+    const today = ymd(s.now);
+    const monthStart = `${today.slice(0, 8)}01`;
+    const months = await renders(`groupBy=year&startDate=${monthStart}&endDate=${today}`);
+    expect(months).toHaveLength(1);
+    expect(months[0]?.date).toBe(`${monthStart}T00:00:00Z`);
+    const days = await renders('groupBy=month');
+    expect(days).toHaveLength(30);
+    expect(days[29]?.date).toBe(`${today}T00:00:00Z`);
+    const inMonth = days.filter((g) => g.date >= monthStart);
+    expect(months[0]?.totalRenders).toBe(inMonth.reduce((a, g) => a + g.totalRenders, 0));
+    expect((await renders(`groupBy=year&startDate=${monthStart}&endDate=${today}`))[0]).toEqual(months[0]);
   });
 });

@@ -167,6 +167,32 @@ describe.each(await testBackends())('administration resources on $name', (backen
     );
   });
 
+  it('answers 400 naming the id that is missing where a malformed one is 400, after the token and its role', async () => {
+    const token = await owner();
+    const missing = async (path: string, field: string, init: { method?: string; body?: string } = {}) => {
+      const reply = await s.tp.call(path, {
+        token,
+        ...init,
+        ...(init.body ? { headers: { 'content-type': 'application/json' } } : {}),
+      });
+      expect(reply.status, path).toBe(400);
+      expect(Object.keys(((await reply.json()) as { errors: object }).errors), path).toEqual([field]);
+    };
+    await missing(`/api/v1/subscriptions/${SUB_A}/users/`, 'userId');
+    await missing(`/api/v1/subscriptions//users/${USERS.owner}`, 'subscriptionId');
+    await missing('/api/v1/subscriptions//renders?groupBy=month', 'subscriptionId');
+    await missing('/api/v1/environments//renders?groupBy=month', 'environmentId');
+    await missing('/api/v1/subscriptions//external-idp-domains', 'subscriptionId', {
+      method: 'PUT',
+      body: '[]',
+    });
+    expect((await s.tp.call(`/api/v1/subscriptions//users/${USERS.owner}`)).status).toBe(401);
+    // Where a malformed id is 404 (the users list, a subscription), a missing one names nothing either.
+    expect((await s.tp.call('/api/v1/subscriptions//users', { token })).status).toBe(404);
+    // The list of the path above stays the list with a trailing slash.
+    expect((await s.tp.call(`/api/v1/subscriptions/${SUB_A}/users`, { token })).status).toBe(200);
+  });
+
   it('replaces, normalises and reads back the identity-provider domains', async () => {
     const token = await owner();
     const path = `/api/v1/subscriptions/${SUB_A}/external-idp-domains`;

@@ -9,14 +9,17 @@ import { TAGS } from './tags.ts';
 
 /** Every protected operation can answer 401 and 403. */
 const PROTECTED = [401, 403];
-/** Every operation: a known path asked with another method (405), the rate limit (429). */
-const ALWAYS = [405, 429];
-/** Every operation with a body: over its limit (413), an unknown Content-Encoding or a type other than JSON (415). */
-const WITH_BODY = [400, 413, 415];
+/**
+ * Every operation: a value read (a parameter, a header) holding U+0000 or an unpaired surrogate, or a query parameter
+ * given twice (400), a known path asked with another method (405), the rate limit (429).
+ */
+const ALWAYS = [400, 405, 429];
+/** Every operation with a body: over its limit (413), an unknown Content-Encoding (415). */
+const WITH_BODY = [413, 415];
 
 /** What each error status means on this platform (docs/errors.md); the body is always a ProblemDetails. */
 const STATUS_MEANING: Record<number, string> = {
-  400: 'The request is malformed: `errors` names each bad parameter or field.',
+  400: 'The request is malformed (a value holding U+0000 or an unpaired surrogate included): `errors` names each bad parameter or field.',
   401: 'No bearer token, or one that fails verification (`WWW-Authenticate: Bearer`).',
   403: 'The token lacks the role the operation needs, or the caller lacks the subscription or environment role.',
   404: 'Not found, or not visible to the caller (the two are never told apart).',

@@ -14,6 +14,7 @@ import { clientAddressOf } from './client-address.ts';
 import type { AppDeps, RequestLocals } from './context.ts';
 import { createFrontDoor, frontRoute } from './front-door.ts';
 import { identify } from './identify.ts';
+import { missingIds } from './missing-ids.ts';
 import { pathMatcher } from './paths.ts';
 import { mountProxy, PROXY_PATH, type ProxyHandler, proxyRoute } from './proxy-route.ts';
 import { rateLimit } from './rate-limit.ts';
@@ -117,6 +118,7 @@ const expressApp = (options: AppOptions, limit: RequestHandler, budget: RequestH
     req.method === 'OPTIONS' && known.some((k) => k.matcher.test(req.path))
       ? unrouted(req, res, next)
       : next()) satisfies RequestHandler);
+  app.use(missingIds(deps, operations));
   app.use(restRoutes(deps, operations));
   options.mountExtra?.(app);
   app.use(unrouted);

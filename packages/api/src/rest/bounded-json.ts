@@ -53,8 +53,14 @@ export const createBoundedParser = (limits: JsonLimits) => {
   let failure: unknown;
   let result: { value: unknown } | undefined;
 
-  /** Where the parse is: the key or index of every open container. */
-  const path = () => formatPath(stack.flatMap((f) => (f.key === undefined ? [] : [f.key]))) || 'body';
+  /**
+   * Where the parse is: the key or index of every open container. Inside an array body, `body[i]…`, as the checks of
+   * the parsed value name its entries (docs/errors.md).
+   */
+  const path = () => {
+    const at = formatPath(stack.flatMap((f) => (f.key === undefined ? [] : [f.key])));
+    return at === '' ? 'body' : stack[0]?.object === false ? `body${at}` : at;
+  };
   const fail = (error: unknown) => {
     failure ??= error;
     throw error;

@@ -1,9 +1,9 @@
-const PARAMETER = /\{([A-Za-z0-9_]+)\}/g;
+export const PARAMETER = /\{([A-Za-z0-9_]+)\}/g;
 
 /** `/a/{id}/b` → `/a/:id/b` (Express 5 path syntax). */
 export const expressPath = (path: string): string => path.replace(PARAMETER, ':$1');
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 
 /** A matcher for a templated path, used to tell 405 (known path, other method) from 404. */
 export const pathMatcher = (path: string): RegExp =>

@@ -97,6 +97,9 @@ export const findSubscriptionRenders = async (
   const day = byMonth
     ? sql`greatest(date_trunc('month', r.day)::date, ${shape.date(days.startDay)})`
     : sql`r.day`;
+  // The month dating is part of the statement: a year range inside one month reads the same roll-up rows as a day
+  // grouping, and without this the two would share one prepared statement (the second then missing a date).
+  shape.key += byMonth ? '_months' : '_days';
   shape.values.guid = guid;
   shape.values.userId = userId;
   const name = `admin_${shape.key}`;
