@@ -25,6 +25,7 @@ const secretValues = [
   oidcClients.code.secret,
   'BEGIN PRIVATE KEY',
   'json-secret-value-1234',
+  'json-secret_value.1234',
 ];
 
 const bearerOf = (target: Target) => target.requests.at(-1)?.headers.authorization;
@@ -302,7 +303,7 @@ describe.each(backends)('token endpoint behaviour on $name', (backend) => {
     const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
     await setAuth(database, secrets, id, 'browser', 'oAuth2ResourceOwnerPassword', {
       clientId: 'json-client',
-      clientSecret: 'json-secret-value-1234',
+      clientSecret: "json-secret_value.1234~!*'() +:",
       username: 'alice',
       password: 'alice-pw-5678',
       bodyFormat,
@@ -321,11 +322,13 @@ describe.each(backends)('token endpoint behaviour on $name', (backend) => {
       username: 'alice',
       password: 'alice-pw-5678',
     });
-    // RFC 6749 §2.3.1: id and secret are form-encoded before Basic encoding.
+    // RFC 6749 §2.3.1: id and secret are form-encoded before Basic encoding, which escapes neither `-` nor `_.~!*'()`
+    // (a token endpoint that does not decode them still reads the secret it was given); a space is `+`.
     const basic = Buffer.from(String(sent.headers.authorization).replace(/^Basic /, ''), 'base64').toString();
-    expect(basic.split(':').map((part) => decodeURIComponent(part))).toEqual([
+    expect(basic).toBe("json-client:json-secret_value.1234~!*'()+%2B%3A");
+    expect(basic.split(':').map((part) => decodeURIComponent(part.replace(/\+/g, ' ')))).toEqual([
       'json-client',
-      'json-secret-value-1234',
+      "json-secret_value.1234~!*'() +:",
     ]);
     expect(bearerOf(target)).toBe('Bearer tok-1');
   });
@@ -478,18 +481,21 @@ describe.each(backends)('token endpoint behaviour on $name', (backend) => {
     }
   });
 
-  it('a new configuration revision gets a new token; the old one is not reused', async () => {
+  it('a new configuration revision keeps the cached token: only deleting the connector resets it', async () => {
     const id = await passwordConnector();
     expect((await harness.call(id, { url: `${target.url}/x` })).status).toBe(200);
+    const cached = bearerOf(target);
+    const requested = tokens.requests.length;
     await passwordConnector(); // unrelated connector, no effect
     await setAuth(database, secrets, id, 'browser', 'oAuth2ResourceOwnerPassword', {
       clientId: 'json-client',
-      clientSecret: 'json-secret-value-1234',
+      clientSecret: 'another-secret',
       username: 'alice',
       password: 'alice-pw-5678',
       tokenEndpoint: `${tokens.url}/token`,
     });
     expect((await harness.call(id, { url: `${target.url}/x` })).status).toBe(200);
-    expect(bearerOf(target)).toBe('Bearer tok-2');
+    expect(bearerOf(target)).toBe(cached);
+    expect(tokens.requests).toHaveLength(requested);
   });
 });

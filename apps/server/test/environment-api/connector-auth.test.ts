@@ -188,7 +188,7 @@ describe.each(await testBackends())('connector authorization on $name', (backend
     }
   });
 
-  it('replaces a usage: new type, new id and revision, its cached tokens dropped, audited', async () => {
+  it('replaces a usage: new type, new id and revision, its cached tokens kept, audited', async () => {
     const id = await publish();
     const first = await call<AuthSet>('PUT', `${base}/${id}/auth/static`, {
       ...owner,
@@ -213,8 +213,8 @@ describe.each(await testBackends())('connector authorization on $name', (backend
     expect(server[0]!.type).toBe('oAuth2ResourceOwnerPassword');
     expect(server[0]!.revision).toBeGreaterThan(before!.revision);
     expect(server[0]!.publicData).toMatchObject({ bodyFormat: 'applicationJson', username: 'integration' });
-    // The server usage's tokens are gone; the browser usage's stay.
-    expect((await tokensOf(id)).map((t) => t.usage)).toEqual(['browser']);
+    // Cached tokens are reset only by deleting the connector (docs/connector-auth.md rule 4): both usages keep theirs.
+    expect((await tokensOf(id)).map((t) => t.usage).sort()).toEqual(['browser', 'server']);
 
     // Setting the same type again still takes a new revision.
     await call('PUT', `${base}/${id}/auth/oauth-resource-owner-password`, {
@@ -237,7 +237,7 @@ describe.each(await testBackends())('connector authorization on $name', (backend
     ]);
   });
 
-  it('deletes one usage with its tokens (204, also when none is set); authUsage is required', async () => {
+  it('deletes one usage, keeping its cached tokens (204, also when none is set); authUsage is required', async () => {
     const id = await publish();
     await call('PUT', `${base}/${id}/auth/static`, { ...owner, body: validBodies('server').static });
     await call('PUT', `${base}/${id}/auth/static`, { ...owner, body: validBodies('browser').static });
@@ -251,7 +251,7 @@ describe.each(await testBackends())('connector authorization on $name', (backend
     const deleted = await call('DELETE', `${base}/${id}/auth?authUsage=server`, owner);
     expect(deleted.status).toBe(204);
     expect((await authRows(id)).map((r) => r.usage)).toEqual(['browser']);
-    expect(await tokensOf(id)).toEqual([]);
+    expect((await tokensOf(id)).map((t) => t.usage)).toEqual(['server']);
     expect((await call('DELETE', `${base}/${id}/auth?authUsage=server`, owner)).status).toBe(204);
     const audit = await s.tp.database.db
       .select()

@@ -50,7 +50,7 @@ describe.runIf(chromiumAvailable).each((await testBackends()).slice(0, 1))(
     let target: Target;
     let browser: Browser;
     let id: string;
-    const user = { user: USERS.contentUser, roles: ['platform:read'] };
+    const user = { user: USERS.contentUser, roles: ['platform:read', 'platform:write'] };
     const { rest, proxy, tokenOf } = platformClient(() => tp);
     const base = () => `${tp.url}${connectorsPath}/${id}/auth/oauth-authorization-code`;
 

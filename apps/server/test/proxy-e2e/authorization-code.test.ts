@@ -16,8 +16,9 @@ import {
   platformClient,
 } from './support.ts';
 
-const carol = { user: USERS.envAdmin, roles: ['platform:read'] };
-const alice = { user: USERS.contentUser, roles: ['platform:read'] };
+// Completing a login is a write (platform:write); starting one and using the connector need only platform:read.
+const carol = { user: USERS.envAdmin, roles: ['platform:read', 'platform:write'] };
+const alice = { user: USERS.contentUser, roles: ['platform:read', 'platform:write'] };
 
 /** The JSON block the redirect page hands to its script: the message and the origin it is posted to. */
 const pageData = (html: string) => {
@@ -259,7 +260,7 @@ describe.each((await testBackends()).slice(0, 1))(
     });
 
     it('login, redirect and completion never answer 500, even over an http endpoint stored earlier', async () => {
-      const owner = { user: USERS.owner, roles: ['platform:read'] };
+      const owner = { user: USERS.owner, roles: ['platform:read', 'platform:write'] };
       const started = await rest<{ authorizationUrl: string }>(
         'POST',
         `${auth('oauth-authorization-code')}/login`,

@@ -14,7 +14,8 @@ describe.each((await testBackends()).slice(0, 1))(
     const { rest, proxy } = platformClient(() => tp);
 
     beforeAll(async () => {
-      tp = await startTestPlatform(backend);
+      // PROXY_ALLOW_PRIVATE_NETWORKS lifts the rule (the last test): off here, as in production.
+      tp = await startTestPlatform(backend, { PROXY_ALLOW_PRIVATE_NETWORKS: 'false' });
       await importDataFile(tp.database, fixture(new Date()));
     });
     afterAll(async () => {
@@ -63,6 +64,33 @@ describe.each((await testBackends()).slice(0, 1))(
       const port = await proxy(id, { ...reader, url: 'https://api.weather.example:25/mail' });
       expectStatus(port, 403);
       expect((port.body as { detail: string }).detail).toContain('port 25 of api.weather.example is not one');
+    });
+
+    it('lets credentials go over http to any port with PROXY_ALLOW_PRIVATE_NETWORKS, whatever names the host', async () => {
+      const local = await startTestPlatform(backend);
+      try {
+        await importDataFile(local.database, fixture(new Date()));
+        const client = platformClient(() => local);
+        const published = await client.rest<{ id: string }>('POST', connectorsPath, {
+          user: USERS.owner,
+          body: connectorBody({ allowedDomains: ['mock-upstream.example'] }),
+        });
+        expectStatus(published, 201);
+        const id = published.body.id;
+        expectStatus(
+          await client.rest('PUT', `${connectorsPath}/${id}/auth/static`, {
+            user: USERS.owner,
+            body: { usage: 'browser', key: 'X-Key', value: 'static-value-never-in-clear' },
+          }),
+          200,
+        );
+        // Not refused by the rule: the proxy goes on to look the name up (which fails here: no such host).
+        const sent = await client.proxy(id, { ...reader, url: 'http://mock-upstream.example:8080/items' });
+        expectStatus(sent, 502);
+        expect((sent.body as { detail: string }).detail).toContain('could not be reached');
+      } finally {
+        await local.close();
+      }
     });
   },
 );

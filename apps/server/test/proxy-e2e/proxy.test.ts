@@ -340,10 +340,13 @@ describe.each(await testBackends())('connector proxy through the composed server
       code: callback.searchParams.get('code'),
     };
     const completePath = `${connectorsPath}/${id}/auth/oauth-authorization-code/complete`;
-    expectStatus(await rest('POST', completePath, { ...user, body: completion }), 204);
+    // Storing the tokens is a write: platform:read alone is refused before anything is read or exchanged.
+    expectStatus(await rest('POST', completePath, { ...user, body: completion }), 403);
+    const writer = { ...user, roles: ['platform:read', 'platform:write'] };
+    expectStatus(await rest('POST', completePath, { ...writer, body: completion }), 204);
     expect(grantsOf('authorization_code')).toBe(codeGrants + 1);
     // The state is single use.
-    expectStatus(await rest('POST', completePath, { ...user, body: completion }), 400);
+    expectStatus(await rest('POST', completePath, { ...writer, body: completion }), 400);
 
     expectStatus(await proxy(id, { ...user, url: `${target.url}/code` }), 200);
     const bearer = bearerAt('/code');
@@ -395,7 +398,7 @@ describe.each(await testBackends())('connector proxy through the composed server
     ]);
   });
 
-  it('tokens survive a republish; DELETE drops them, and a re-published connector fetches its own', async () => {
+  it('tokens survive a republish and setting or deleting the authorization again; DELETE drops them, and a re-published connector fetches its own', async () => {
     const auth = {
       usage: 'browser',
       clientId: oidcClients.clientCredentials.id,
@@ -416,6 +419,18 @@ describe.each(await testBackends())('connector proxy through the composed server
     expectStatus(republished, 200);
     expectStatus(await proxy(id, { ...reader(USERS.contentUser), url: `${target.url}/gone` }), 200);
     expect(grantsOf('client_credentials')).toBe(first + 1);
+    expect(await tokenRows(id)).toHaveLength(1);
+
+    // Nor is setting the authorization again, or deleting it and setting it once more (docs/connector-auth.md rule 4:
+    // only deleting the connector resets cached tokens).
+    const cached = bearerAt('/gone');
+    await setAuth(id, 'oauth-client-credentials', auth);
+    expectStatus(await proxy(id, { ...reader(USERS.contentUser), url: `${target.url}/gone` }), 200);
+    expectStatus(await rest('DELETE', `${connectorsPath}/${id}/auth?authUsage=browser`, owner), 204);
+    await setAuth(id, 'oauth-client-credentials', auth);
+    expectStatus(await proxy(id, { ...reader(USERS.contentUser), url: `${target.url}/gone` }), 200);
+    expect(grantsOf('client_credentials')).toBe(first + 1);
+    expect(bearerAt('/gone')).toBe(cached);
     expect(await tokenRows(id)).toHaveLength(1);
 
     expectStatus(await rest('DELETE', `${connectorsPath}/${id}`, owner), 204);

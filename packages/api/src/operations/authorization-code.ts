@@ -64,7 +64,8 @@ export const authorizationCodeOperations = [
       'platform user who started the login: anyone else gets 403 and nothing is stored. The state is single use ' +
       'either way: the first completion that names it consumes it.',
     tag: 'Connector authorization',
-    access: 'platform:read',
+    // A POST outside the roles' exceptions (login and logout, the proxy, render events): platform:write.
+    access: 'platform:write',
     params,
     malformedParams: 404,
     body: z

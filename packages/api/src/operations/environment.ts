@@ -238,7 +238,7 @@ export const environmentOperations = [
     path: `${BASE}/connectors/{connectorId}/auth/{kind}`,
     summary: 'Set or replace the authorization of one usage; secrets are encrypted and never returned',
     description:
-      "Sets the authorization of one usage (`browser` or `server`) to the type named by `{kind}`, replacing whatever that usage had and dropping its cached tokens. The body is `{usage, name?}` plus the type's own data; unknown fields, a type outside the connector's `supportedAuth` and the authorization code type for the server usage are refused with 400. Secret fields are encrypted at rest and never returned or logged.",
+      "Sets the authorization of one usage (`browser` or `server`) to the type named by `{kind}`, replacing whatever that usage had; its cached OAuth tokens stay (only deleting the connector resets them). The body is `{usage, name?}` plus the type's own data; unknown fields, a type outside the connector's `supportedAuth` and the authorization code type for the server usage are refused with 400. Secret fields are encrypted at rest and never returned or logged.",
     tag: 'Connector authorization',
     ...write,
     params: connectorParams.extend({ kind: AuthKind }),
@@ -269,9 +269,9 @@ export const environmentOperations = [
     id: 'connectorAuth.delete',
     method: 'DELETE',
     path: `${BASE}/connectors/{connectorId}/auth`,
-    summary: "Remove one usage's authorization and its cached tokens; 204 also when none was set",
+    summary: "Remove one usage's authorization; 204 also when none was set",
     description:
-      'Removes the authorization of the usage named by `authUsage` and its cached tokens. Answers 204 also when the usage had none.',
+      'Removes the authorization of the usage named by `authUsage` (its cached OAuth tokens stay: only deleting the connector resets them). Answers 204 also when the usage had none.',
     tag: 'Connector authorization',
     ...write,
     params: connectorParams,

@@ -1,8 +1,6 @@
-import { isIP } from 'node:net';
 import { ForbiddenError, UpstreamError } from '@platform/core';
 import type { Agent, Dispatcher } from 'undici';
-import { type AddressGuard, assertLiteralAddressAllowed, isLocalhostName } from '../net/address-guard.ts';
-import { isPublicAddress } from '../net/address-policy.ts';
+import { type AddressGuard, assertLiteralAddressAllowed } from '../net/address-guard.ts';
 import { hostMatchesAllowedDomains, portMatchesAllowedDomains, portOf } from '../net/allowed-domains.ts';
 import { findBlockedAddressError } from '../net/blocked-address-error.ts';
 import type { OutgoingHeaders } from './header-filter.ts';
@@ -93,22 +91,17 @@ export const assertTargetAllowed = (
   return verdicts;
 };
 
-/** A loopback or private literal address, or a `localhost` name (RFC 6761: always loopback). */
-const isLocalHost = (url: URL): boolean => {
-  if (isLocalhostName(url.hostname)) return true;
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return isIP(host) !== 0 && !isPublicAddress(host);
-};
-
 /**
  * Credentials and shared headers travel only over https and only to a port `allowedDomains` names
  * (docs/connector-proxy.md, "Where credentials go"): a reader must not be able to send them in clear text, or to
- * another service of the same host. Loopback and private hosts are exempt with PROXY_ALLOW_PRIVATE_NETWORKS (tests,
- * local development). Refused rather than sent without them: the caller would get a confusing answer otherwise.
+ * another service of the same host. PROXY_ALLOW_PRIVATE_NETWORKS (tests, local development) lifts the rule, as it
+ * admits http token endpoints: the services of such a set-up are reached by names of their own (`http://mock:8080`)
+ * as often as by loopback addresses. Refused rather than sent without them: the caller would get a confusing answer
+ * otherwise.
  */
 const assertCredentialsMayGo = (url: URL, allowedDomains: readonly string[], guard: AddressGuard) => {
   // The development stand-in (docs/demo-connectors.md) is one loopback origin served over http by the platform itself.
-  if ((guard.allowPrivateNetworks && isLocalHost(url)) || guard.exempts(url)) return;
+  if (guard.allowPrivateNetworks || guard.exempts(url)) return;
   if (url.protocol !== 'https:') {
     throw new ForbiddenError(
       `The connector's credentials and shared headers are sent over https only: use https://${url.host} instead of http://.`,

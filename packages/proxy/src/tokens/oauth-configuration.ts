@@ -2,7 +2,6 @@ import { type TokenEndpointAuthMethod, tokenEndpointAuthMethodOf } from '@platfo
 import {
   allowInsecureRequests,
   type ClientAuth,
-  ClientSecretBasic,
   ClientSecretPost,
   Configuration,
   customFetch,
@@ -26,8 +25,23 @@ export const tokenEndpointOf = (auth: OAuthConfig): string =>
     ? auth.data.authorizationServerMetadata.token_endpoint
     : auth.data.tokenEndpoint;
 
+/** application/x-www-form-urlencoded (RFC 6749 appendix B): what `encodeURIComponent` escapes, and a space as `+`. */
+const formEncode = (value: string): string => encodeURIComponent(value).replace(/%20/g, '+');
+
+/**
+ * HTTP Basic client authentication (RFC 6749 §2.3.1): client id and secret form-encoded, joined by a colon.
+ * openid-client's own `ClientSecretBasic` also escapes `-_.!~*'()`, which form encoding leaves as they are: a token
+ * endpoint that does not decode the two (hand-written ones often do not) then compares `client%2Dsecret` with the
+ * `client-secret` it was given and refuses the client. Escaping no more than needed is read alike by both kinds.
+ */
+const clientSecretBasic =
+  (secret: string): ClientAuth =>
+  (_server, client, _body, headers) => {
+    headers.set('authorization', `Basic ${btoa(`${formEncode(client.client_id)}:${formEncode(secret)}`)}`);
+  };
+
 const clientAuthentication = (method: TokenEndpointAuthMethod, secret: string): ClientAuth =>
-  method === 'client_secret_post' ? ClientSecretPost(secret) : ClientSecretBasic(secret);
+  method === 'client_secret_post' ? ClientSecretPost(secret) : clientSecretBasic(secret);
 
 /** The client and how it authenticates: the first `token_endpoint_auth_methods_supported` entry chooses. */
 const clientOf = (
@@ -68,7 +82,7 @@ const clientOf = (
       return {
         clientId: auth.data.clientId,
         secret: auth.data.clientSecret,
-        method: ClientSecretBasic(auth.data.clientSecret),
+        method: clientSecretBasic(auth.data.clientSecret),
       };
   }
 };

@@ -1,13 +1,18 @@
 import type { AuthUsage } from '@platform/core';
 import { type Database, type SecretBox, schema } from '@platform/store';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, lt } from 'drizzle-orm';
 import type { TokenSet } from './run-grant.ts';
 
 export type TokenKey = { connectorId: string; usage: AuthUsage; revision: number; userId: string };
 
 export type StoredToken = TokenSet & { obtainedAt: number };
 
-/** Tokens at rest in `connector_tokens`, access and refresh token sealed by the SecretBox. */
+/**
+ * Tokens at rest in `connector_tokens`, access and refresh token sealed by the SecretBox. A token outlives the
+ * configuration it was obtained under (docs/connector-auth.md, rule 4: only deleting the connector resets cached
+ * tokens): `read` gives the newest of a connector usage and user whatever its revision, and the next token obtained,
+ * under the configuration of the day, replaces it.
+ */
 export type TokenStore = {
   read(key: TokenKey): Promise<StoredToken | undefined>;
   write(key: TokenKey, token: StoredToken): Promise<void>;
@@ -15,19 +20,15 @@ export type TokenStore = {
   removeUser(connectorId: string, usage: AuthUsage, userId: string): Promise<void>;
 };
 
-const where = (key: TokenKey) => {
-  const t = schema.connectorTokens;
-  return and(
-    eq(t.connectorId, key.connectorId),
-    eq(t.usage, key.usage),
-    eq(t.revision, key.revision),
-    eq(t.userId, key.userId),
-  );
-};
-
 export const createTokenStore = (database: Database, secrets: SecretBox): TokenStore => ({
   async read(key) {
-    const rows = await database.db.select().from(schema.connectorTokens).where(where(key)).limit(1);
+    const t = schema.connectorTokens;
+    const rows = await database.db
+      .select()
+      .from(t)
+      .where(and(eq(t.connectorId, key.connectorId), eq(t.usage, key.usage), eq(t.userId, key.userId)))
+      .orderBy(desc(t.revision))
+      .limit(1);
     const row = rows[0];
     if (!row) return undefined;
     try {
@@ -66,7 +67,7 @@ export const createTokenStore = (database: Database, secrets: SecretBox): TokenS
           updatedAt: values.updatedAt,
         },
       });
-    // Tokens of a replaced configuration can never be used again.
+    // This one replaces those obtained under an earlier configuration.
     await database.db
       .delete(t)
       .where(

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { queryRows } from '../../query-rows.ts';
-import { connectorAuth, connectorTokens } from '../../schema/environment-api.ts';
+import { connectorAuth } from '../../schema/environment-api.ts';
 import type { Db } from '../../types.ts';
 import { writeAuthAudit } from './auth-audit.ts';
 
@@ -23,8 +23,8 @@ export type ConnectorAuthWrite = {
 
 /**
  * Sets (or replaces: docs/connector-auth.md rules 2 and 3) the authorization of one usage, in one transaction: a new
- * revision from `connector_auth_revision`, so nothing derived from the earlier configuration matches again; the
- * usage's cached tokens are dropped; an audit entry is written.
+ * revision from `connector_auth_revision`, so nothing derived from the earlier configuration matches again; an audit
+ * entry is written. The usage's cached tokens stay (rule 4: only deleting the connector resets them).
  */
 export const setConnectorAuth = (db: Db, write: ConnectorAuthWrite): Promise<ConnectorAuthRow> =>
   db.transaction(async (tx) => {
@@ -36,9 +36,6 @@ export const setConnectorAuth = (db: Db, write: ConnectorAuthWrite): Promise<Con
     await tx
       .delete(connectorAuth)
       .where(and(eq(connectorAuth.connectorId, write.connectorId), eq(connectorAuth.usage, write.usage)));
-    await tx
-      .delete(connectorTokens)
-      .where(and(eq(connectorTokens.connectorId, write.connectorId), eq(connectorTokens.usage, write.usage)));
     const [row] = await tx
       .insert(connectorAuth)
       .values({
@@ -79,8 +76,8 @@ export const listConnectorAuth = (db: Db, connectorId: string) =>
     .orderBy(connectorAuth.usage);
 
 /**
- * Removes the authorization of one usage with its cached tokens, and audits it, in one transaction.
- * Returns the type removed, or undefined when the usage had none (nothing is written then).
+ * Removes the authorization of one usage, and audits it, in one transaction; its cached tokens stay, as when it is
+ * replaced (rule 4). Returns the type removed, or undefined when the usage had none (nothing is written then).
  */
 export const deleteConnectorAuth = (
   db: Db,
@@ -91,11 +88,6 @@ export const deleteConnectorAuth = (
       .delete(connectorAuth)
       .where(and(eq(connectorAuth.connectorId, target.connectorId), eq(connectorAuth.usage, target.usage)))
       .returning({ type: connectorAuth.type });
-    await tx
-      .delete(connectorTokens)
-      .where(
-        and(eq(connectorTokens.connectorId, target.connectorId), eq(connectorTokens.usage, target.usage)),
-      );
     if (!removed) return undefined;
     await writeAuthAudit(tx, {
       at: target.now,
