@@ -29,6 +29,11 @@ export type Invocation = {
   limits: RuntimeLimits;
   hostFetch: HostFetch;
   onFetch: ((record: FetchRecord) => void) | undefined;
+  /**
+   * Fetches still waiting for their answer, each recording itself as cut short: called when the invocation ends
+   * (a limit, the time limit), so that its record lists every fetch it made, not only those that were answered.
+   */
+  unanswered: Set<() => void>;
 };
 
 export type SandboxRequest = { method: string; headers: Record<string, string>; body: string | null };
@@ -54,18 +59,27 @@ export const performFetch = async (
   }
   invocation.fetches += 1;
   const started = performance.now();
-  const record = (fields: Pick<FetchRecord, 'status' | 'bytes' | 'credentialsInjected' | 'error'>) =>
+  let recorded = false;
+  const record = (fields: Pick<FetchRecord, 'status' | 'bytes' | 'credentialsInjected' | 'error'>) => {
+    if (recorded) return;
+    recorded = true;
     invocation.onFetch?.({
       method: init.method,
       url: urlForRecord(url),
       durationMs: Math.round((performance.now() - started) * 100) / 100,
       ...fields,
     });
+  };
+  const cutShort = () =>
+    record({ status: undefined, bytes: 0, credentialsInjected: false, error: 'the invocation ended first' });
 
   let response: HostFetchResponse;
+  invocation.unanswered.add(cutShort);
   try {
     response = isDataUrl(url) ? dataResponse(url) : await viaPort(invocation, url, init);
+    invocation.unanswered.delete(cutShort);
   } catch (error) {
+    invocation.unanswered.delete(cutShort);
     const message = error instanceof Error ? error.message : String(error);
     record({ status: undefined, bytes: 0, credentialsInjected: false, error: message });
     if (error instanceof RuntimeError) throw trip(invocation, error);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkScript,
+  type FetchRecord,
   type HostFetch,
   type HostFetchRequest,
   type HostFetchResponse,
@@ -247,6 +248,19 @@ describe('scripts that do not load', () => {
   it('accepts a bundled connector', async () => {
     await expect(checkScript(connector('getModel() { return {}; }'))).resolves.toBeUndefined();
   });
+
+  it('refuses a script that loops while it loads, at the top level or in its constructor, within the time limit', async () => {
+    for (const script of [
+      'while (true) {}\nexport default class C {}',
+      'export default class C { constructor() { for (;;) {} } }',
+    ]) {
+      const started = performance.now();
+      const error = await failure(checkScript(script, { timeoutMs: 300 }));
+      expect(error.code, script).toBe('SCRIPT_INVALID');
+      expect(error.message).toContain('still ran after 0.3 s');
+      expect(performance.now() - started).toBeLessThan(5_000);
+    }
+  });
 });
 
 describe('limits', () => {
@@ -278,6 +292,37 @@ describe('limits', () => {
     );
     expect((await failure(sandbox.call('getModel', [{}]))).code).toBe('TIME_LIMIT');
     expect(aborted).toBe(true);
+    sandbox.dispose();
+  });
+
+  it('records a fetch still waiting when the invocation ends, by the time it ends', async () => {
+    const records: FetchRecord[] = [];
+    const sandbox = await loadConnector({
+      script: connector(
+        `async getModel() { await this.runtime.fetch('https://slow.example.test/a?key=v'); }`,
+      ),
+      options: {},
+      platform: 'server',
+      fetch: (_request, signal) =>
+        new Promise((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(new Error('aborted'))),
+        ),
+      onFetch: (record) => records.push(record),
+      limits: { timeoutMs: 200 },
+    });
+    const call = failure(sandbox.call('getModel', [{}]));
+    expect((await call).code).toBe('TIME_LIMIT');
+    // Recorded as the call failed, not after: whoever reads the records then sees it.
+    expect(records).toEqual([
+      expect.objectContaining({
+        method: 'GET',
+        url: 'https://slow.example.test/a?key=',
+        status: undefined,
+        error: 'the invocation ended first',
+      }),
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(records).toHaveLength(1);
     sandbox.dispose();
   });
 

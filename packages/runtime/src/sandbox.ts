@@ -147,6 +147,7 @@ class Sandbox implements ConnectorSandbox {
       limits: this.#limits,
       hostFetch: this.#params.fetch,
       onFetch: this.#params.onFetch,
+      unanswered: new Set(),
     };
     this.#current = invocation;
     return invocation;
@@ -154,6 +155,8 @@ class Sandbox implements ConnectorSandbox {
 
   /** Idempotent. Promises the sandbox still awaits are released, so the interpreter can be freed without a leak. */
   #end(invocation: Invocation): void {
+    for (const cutShort of invocation.unanswered) cutShort();
+    invocation.unanswered.clear();
     for (const deferred of invocation.deferreds) deferred.dispose();
     invocation.deferreds.clear();
     invocation.controller?.abort(ENDED);

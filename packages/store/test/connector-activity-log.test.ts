@@ -87,6 +87,18 @@ describe.each(backends)('the connector activity log on $name', (backend) => {
     expect(await stored(id)).toBe(4);
   });
 
+  it('lists the newest first by when each started, though a long one is written after later ones', async () => {
+    const log = createConnectorActivityLog(database.db, { onError: () => {}, delayMs: 60_000 });
+    const id = await publish();
+    const now = Date.now();
+    // A long call started first and ended last: written after the quick one that started a second later.
+    log.record(entry(id, new Date(now + 1000), 'quick'));
+    log.record(entry(id, new Date(now), 'long'));
+    await log.flush();
+    const rows = await listConnectorActivity(database.db, id, 10, new Date(now - 1000));
+    expect(rows.map((row) => row.method)).toEqual(['quick', 'long']);
+  });
+
   it("keeps the other connectors' entries of a batch when one connector was deleted meanwhile", async () => {
     const errors: unknown[] = [];
     const log = createConnectorActivityLog(database.db, { onError: (e) => errors.push(e), delayMs: 60_000 });

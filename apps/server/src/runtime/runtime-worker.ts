@@ -180,7 +180,7 @@ port.on('message', (message: ToWorker) => {
   } else {
     const begun = performance.now();
     started();
-    checkScript(message.script)
+    checkScript(message.script, limits)
       .then(
         () => send({ type: 'done', id: message.id, fetches: [], durationMs: performance.now() - begun }),
         (error: unknown) =>

@@ -169,6 +169,9 @@ describe.each(await testBackends())(
       });
       expect(download.status).toBe(200);
       expect(download.headers.get('content-type')).toBe('image/png');
+      // The upstream's bytes under the platform's origin carry what a proxied response carries.
+      expect(download.headers.get('content-security-policy')).toBe('sandbox');
+      expect(download.headers.get('x-content-type-options')).toBe('nosniff');
       expect(Buffer.from(await download.arrayBuffer())).toEqual(PNG);
       expect(standIn.seen.at(-1)?.headers['user-agent']).toBe('dam-connector/1.0');
 
@@ -290,6 +293,18 @@ describe.each(await testBackends())(
       });
       expectStatus(republished, 422);
       expect(republished.body).toMatchObject({ code: 'SCRIPT_INVALID' });
+      // A script that never finishes loading does not load either: 422 within the time limit, not a stuck worker.
+      for (const script of [
+        'while (true) {}\nexport default class C {}',
+        'export default class C { constructor() { for (;;) {} } }',
+      ]) {
+        const looping = await rest('PUT', `${connectorsPath}/${id}`, {
+          ...owner,
+          body: connectorBody({ script }),
+        });
+        expectStatus(looping, 422);
+        expect(looping.body).toMatchObject({ code: 'SCRIPT_INVALID' });
+      }
       expectStatus(
         await rest('PATCH', `${connectorsPath}/${id}`, { ...owner, body: { enabled: false } }),
         200,

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { TEMPLATE_CONTENT_MAX_DEPTH } from '@platform/core';
+import { proxiedResponseHeaders, TEMPLATE_CONTENT_MAX_DEPTH } from '@platform/core';
 import { type Response, Router } from 'express';
 import { authorize } from '../operations/authorize.ts';
 import { parseInput } from '../operations/input.ts';
@@ -60,7 +60,13 @@ export const operationHandler = (deps: AppDeps, operation: AnyOperation) => {
     }
     if (operation.produces === 'application/octet-stream') {
       const answer = output as BinaryAnswer;
-      (res as Response).status(operation.status).type(answer.contentType).send(Buffer.from(answer.bytes));
+      // An upstream's bytes under the platform's origin, as through the proxy: never a page that runs (an SVG's
+      // script), never read as another type than the upstream's.
+      (res as Response)
+        .status(operation.status)
+        .set(proxiedResponseHeaders)
+        .type(answer.contentType)
+        .send(Buffer.from(answer.bytes));
       return;
     }
     res.statusCode = operation.status;

@@ -74,11 +74,14 @@ export const pruneConnectorActivity = async (db: Db, connectorId: string, now: D
     );
 };
 
-/** The newest entries first. */
+/**
+ * The newest entries first, by when they started (`at`): an entry is written when its invocation ends, so a long one
+ * is written after shorter ones that started later.
+ */
 export const listConnectorActivity = (db: Db, connectorId: string, limit: number, since: Date) =>
   db
     .select()
     .from(connectorActivity)
     .where(and(eq(connectorActivity.connectorId, connectorId), sql`${connectorActivity.at} >= ${since}`))
-    .orderBy(desc(connectorActivity.id))
+    .orderBy(desc(connectorActivity.at), desc(connectorActivity.id))
     .limit(limit);
