@@ -61,6 +61,11 @@ export class Output {
     else this.#stdout(`${this.redact(line)}\n`);
   }
 
+  /** A summary for people beside a result whose lines on stdout are counted (one per test): on stderr. */
+  note(line: string): void {
+    this.#stderr(`${this.redact(line)}\n`);
+  }
+
   /** Detail shown only with `--verbose`, on stderr. */
   debug(line: string): void {
     if (this.verbose) this.#stderr(`${this.redact(line)}\n`);

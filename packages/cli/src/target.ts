@@ -22,8 +22,32 @@ const isIpAddress = (hostname: string): boolean =>
   /^\d+(\.\d+){3}$/.test(hostname) || hostname.startsWith('[');
 
 /**
+ * A loopback host that names no environment (`127.0.0.1`, `localhost`): a local server, which takes the environment
+ * from the path alone, so `-e` is the one place that names it.
+ */
+const isUnlabelledLoopback = (hostname: string): boolean => {
+  const host = hostname.toLowerCase();
+  return host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
+};
+
+/** The environment API under `-b`'s path, which must name the API prefix. */
+const targetOf = (environment: string, url: URL): Target => {
+  const prefix = url.pathname.replace(/\/+$/, '');
+  if (prefix === '') {
+    throw new UsageError(`${FORM}; add the API prefix to -b, e.g. ${url.origin}/grafx`);
+  }
+  const baseUrl = `${url.origin}${prefix}`;
+  return {
+    environment,
+    baseUrl,
+    environmentApi: `${baseUrl}/api/v1/environment/${encodeURIComponent(environment)}`,
+  };
+};
+
+/**
  * Checks `-b` against `-e` (docs/connector-cli.md): https (http only for loopback), the environment as the first
- * host label, and a path prefix. Everything a request would otherwise fail on later is caught here.
+ * host label (a loopback address or `localhost` has none to compare), and a path prefix. Everything a request would
+ * otherwise fail on later is caught here.
  */
 export const resolveTarget = (environment: string, base: string): Target => {
   let url: URL;
@@ -47,6 +71,7 @@ export const resolveTarget = (environment: string, base: string): Target => {
     );
   }
   const hostname = url.hostname;
+  if (isUnlabelledLoopback(hostname)) return targetOf(environment, url);
   if (isIpAddress(hostname)) {
     throw new UsageError(
       `-b names the host by IP address ${hostname}, so it cannot carry the environment; use a name such as http://${environment}.localhost${url.port ? `:${url.port}` : ''}${url.pathname}`,
@@ -67,14 +92,5 @@ export const resolveTarget = (environment: string, base: string): Target => {
   if (url.protocol === 'http:' && !isLoopbackHost(hostname)) {
     throw new UsageError(`-b must use https for ${hostname}; http is allowed only for localhost`);
   }
-  const prefix = url.pathname.replace(/\/+$/, '');
-  if (prefix === '') {
-    throw new UsageError(`${FORM}; add the API prefix to -b, e.g. ${url.origin}/grafx`);
-  }
-  const baseUrl = `${url.origin}${prefix}`;
-  return {
-    environment,
-    baseUrl,
-    environmentApi: `${baseUrl}/api/v1/environment/${encodeURIComponent(environment)}`,
-  };
+  return targetOf(environment, url);
 };

@@ -98,6 +98,25 @@ describe('publish', () => {
     });
   });
 
+  test('reaches a local server by 127.0.0.1 or localhost, the environment then named by -e alone', async () => {
+    const port = new URL(base).port;
+    for (const local of [`http://127.0.0.1:${port}/grafx`, `http://localhost:${port}/grafx/`]) {
+      const result = await runCli([
+        'publish',
+        project(),
+        '-e',
+        'acme-prod',
+        '-b',
+        local,
+        '--token',
+        SECRETS.token,
+      ]);
+      expect(result.stderr, local).toBe('');
+      expect(result.code).toBe(0);
+      expect(last()?.url).toBe(`${API}/connectors`);
+    }
+  });
+
   test('--connectorId republishes with PUT', async () => {
     const dir = project();
     const result = await runCli(['publish', dir, '--connectorId', 'abc', ...target()]);

@@ -37,11 +37,11 @@ describe('connector-cli test', () => {
     async (name) => {
       const dir = example(name);
       const result = await runCli(['test', dir, '-t', join(dir, 'tests.json')]);
-      expect(result.stderr).toBe('');
+      expect(result.stderr).toBe('3 of 3 tests passed\n');
       expect(result.code).toBe(0);
       const lines = result.stdout.trim().split('\n');
-      expect(lines.filter((line) => line.startsWith('PASS: '))).toHaveLength(3);
-      expect(lines.at(-1)).toBe('3 of 3 tests passed');
+      expect(lines).toHaveLength(3);
+      expect(lines.every((line) => line.startsWith('PASS: '))).toBe(true);
     },
   );
 
@@ -58,11 +58,10 @@ describe('connector-cli test', () => {
     const result = await runCli(['test', dir, '-t', join(dir, 'bad.json')]);
     expect(result.code).toBe(1);
     const lines = result.stdout.trim().split('\n');
-    expect(lines).toHaveLength(4);
+    expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(/^FAIL: query asks for page 1.*pageSize=2 is not in asserts\.fetch/);
     expect(lines[1]).toMatch(/^FAIL: detail reads one asset.*expected 2 time\(s\), made 1/);
     expect(lines[2]).toMatch(/^PASS: download/);
-    expect(lines[3]).toBe('1 of 3 tests passed');
     expect(result.stderr).toBe(
       'error: 2 of 3 tests failed; see the FAIL lines above and fix connector.ts or the test file\n',
     );
@@ -134,9 +133,67 @@ describe('build, info, stress and demo on a fresh `connector-cli new` project', 
       expect(demo.code).toBe(0);
       expect(existsSync(join(dir, 'tests.generated.json'))).toBe(true);
       const replay = await runCli(['test', dir, '-t', join(dir, 'tests.generated.json')]);
-      expect(replay).toMatchObject({ code: 0, stderr: '' });
+      expect(replay).toMatchObject({ code: 0, stderr: '1 of 1 tests passed\n' });
     },
   );
+
+  test('demo stubs every fetch ({} with 200, nothing sent) and writes the file even when the query fails on the stubs', async () => {
+    let received = 0;
+    const upstream = (await import('node:http')).createServer((_req, res) => {
+      received += 1;
+      res.end('{"data":[]}');
+    });
+    upstream.listen(0, '127.0.0.1');
+    await once(upstream, 'listening');
+    try {
+      const dir = await fresh('media');
+      const url = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/items?page=1`;
+      writeFileSync(
+        join(dir, 'connector.ts'),
+        `export default class Demo {
+  constructor(private runtime: any) {}
+  async query() {
+    const answer = JSON.parse((await this.runtime.fetch(${JSON.stringify(url)}, { method: 'GET' })).text);
+    if (!Array.isArray(answer.data)) throw new Error('no data in the answer');
+    return { pageSize: 0, data: [], links: { nextPage: '' } };
+  }
+  async detail() { return {}; }
+  async download() { return {}; }
+  getConfigurationOptions() { return []; }
+  getCapabilities() { return { query: true, detail: true, filtering: false, metadata: false }; }
+}
+`,
+      );
+      const demo = await runCli(['demo', dir]);
+      expect(demo.code, demo.stderr).toBe(0);
+      expect(demo.stderr).toMatch(/^note: with every fetch stubbed, query: .*no data in the answer/);
+      expect(received).toBe(0);
+      const written = JSON.parse(readFileSync(join(dir, 'tests.generated.json'), 'utf8'));
+      expect(written.tests[0].asserts.fetch).toEqual([
+        {
+          url,
+          method: 'GET',
+          count: 1,
+          response: { status: 200, headers: [['content-type', 'application/json']], body: {} },
+        },
+      ]);
+    } finally {
+      upstream.close();
+    }
+  });
+
+  test('a connector that does not load is the connector failing: exit 1, not a usage error', async () => {
+    const dir = await fresh('data');
+    writeFileSync(
+      join(dir, 'connector.ts'),
+      "export default class Broken { constructor() { throw new Error('no configuration'); } }\n",
+    );
+    const info = await runCli(['info', dir]);
+    expect(info.code).toBe(1);
+    expect(info.stderr).toMatch(
+      /^error: the connector does not load: .*no configuration.*; fix connector\.ts\n$/,
+    );
+  });
 
   test('debug on a port in use: a usage error that says to pass another -p', async () => {
     const dir = await fresh('data');

@@ -7,7 +7,13 @@ import { runTests } from '../local/run-tests.ts';
 import { readTestFile } from '../local/test-file.ts';
 import type { RunAction } from './action.ts';
 
-/** `test [project] -t tests.json`: one line per test, exit 1 when any fails (docs/connector-cli.md). */
+/** A name or a reason on one line, whatever line breaks it holds: stdout has exactly one line per test. */
+const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ');
+
+/**
+ * `test [project] -t tests.json`: one line per test on stdout and nothing else there, the count on stderr; exit 1
+ * when any fails (docs/connector-cli.md).
+ */
 export const testProject = async (ctx: Context, dir: string | undefined, options: { testFile?: string }) => {
   if (options.testFile === undefined) {
     throw new UsageError('missing required option -t <file>; give the test file, e.g. -t tests.json');
@@ -19,15 +25,17 @@ export const testProject = async (ctx: Context, dir: string | undefined, options
   if (!ctx.out.json) {
     for (const outcome of outcomes) {
       ctx.out.info(
-        outcome.passed ? `PASS: ${outcome.name}` : `FAIL: ${outcome.name}: ${outcome.reasons.join('; ')}`,
+        oneLine(
+          outcome.passed ? `PASS: ${outcome.name}` : `FAIL: ${outcome.name}: ${outcome.reasons.join('; ')}`,
+        ),
       );
     }
   }
   const failed = outcomes.filter((o) => !o.passed).length;
   const passed = outcomes.length - failed;
   if (ctx.out.json) ctx.out.result('', { passed, failed, tests: outcomes });
-  // The count on stdout, failures or not; stderr's error line then says what to do.
-  else ctx.out.result(`${passed} of ${outcomes.length} tests passed`, undefined);
+  // The count on stderr: as the error line when a test failed, else as a note.
+  else if (failed === 0) ctx.out.note(`${passed} of ${outcomes.length} tests passed`);
   if (failed > 0) {
     throw new CliError(
       'CONNECTOR_FAILED',

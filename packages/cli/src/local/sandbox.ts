@@ -6,7 +6,7 @@ import type {
   LoadParams,
   RuntimeError,
 } from '@platform/runtime';
-import { CliError, UsageError } from '../errors.ts';
+import { CliError } from '../errors.ts';
 
 // The runtime (with the engine's WebAssembly) loads only when a local command runs: every other command starts fast.
 const isRuntimeError = (error: unknown): error is RuntimeError =>
@@ -27,7 +27,10 @@ export const connectorFailure = (what: string, error: unknown): CliError => {
   return new CliError('CONNECTOR_FAILED', `${what}: ${reason}; fix connector.ts`);
 };
 
-/** Loads the module in the platform's runtime on this machine; a module that does not load is a usage error. */
+/**
+ * Loads the module in the platform's runtime on this machine. A module that does not load (no default class, its
+ * constructor threw, it hit a limit while loading) is the connector failing, as a method that throws is: exit 1.
+ */
 export const loadLocal = async (
   script: string,
   options: Record<string, unknown>,
@@ -39,7 +42,10 @@ export const loadLocal = async (
     return await loadConnector({ script, options, platform: 'server', fetch, ...extra });
   } catch (error) {
     if (isRuntimeError(error)) {
-      throw new UsageError(`the connector does not load: ${error.code}: ${error.message}; fix connector.ts`);
+      throw new CliError(
+        'CONNECTOR_FAILED',
+        `the connector does not load: ${error.code}: ${error.message}; fix connector.ts`,
+      );
     }
     throw error;
   }
