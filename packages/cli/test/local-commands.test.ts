@@ -86,6 +86,22 @@ describe('connector-cli test', () => {
     );
   });
 
+  test("reads files written for the platform's CLI: no id, headers as an object, a description", async () => {
+    const dir = example('stand-in-media');
+    const file = JSON.parse(readFileSync(join(dir, 'tests.json'), 'utf8'));
+    for (const test of file.tests) {
+      delete test.id;
+      test.description = 'written for the platform CLI';
+      for (const assert of test.asserts.fetch) {
+        if (assert.response) assert.response.headers = Object.fromEntries(assert.response.headers);
+      }
+    }
+    writeFileSync(join(dir, 'platform.json'), JSON.stringify(file));
+    const result = await runCli(['test', dir, '-t', join(dir, 'platform.json')]);
+    expect(result.stderr).toBe('3 of 3 tests passed\n');
+    expect(result.code).toBe(0);
+  });
+
   test('a test file that is not in the format is a usage error naming the place', async () => {
     const dir = example('stand-in-data');
     writeFileSync(join(dir, 'broken.json'), JSON.stringify({ tests: [{ id: 'a', name: 'n' }] }));

@@ -4,7 +4,7 @@ import { connectorFailure, loadLocal } from './sandbox.ts';
 import { stubbedFetch } from './stub-fetch.ts';
 import type { TestCase, TestFile } from './test-file.ts';
 
-export type TestOutcome = { id: string; name: string; passed: boolean; reasons: string[] };
+export type TestOutcome = { id: string | undefined; name: string; passed: boolean; reasons: string[] };
 
 /** The platform CLI's shape check of a query result: a page with `data` and `pageSize`, each media with its keys. */
 const queryProblems = (value: unknown): string[] => {

@@ -3,6 +3,14 @@ import { formatPath } from '@platform/core';
 import { z } from 'zod';
 import { UsageError } from '../errors.ts';
 
+/**
+ * A response's headers: `[[name, value]]` as the format gives them, or `{name: value}` as test files written for the
+ * platform's CLI often do (it reads either); always pairs once read.
+ */
+const Headers = z
+  .union([z.array(z.tuple([z.string(), z.string()])), z.record(z.string(), z.string())])
+  .transform((headers) => (Array.isArray(headers) ? headers : Object.entries(headers)));
+
 /** The platform CLI's test-file format (docs/connector-cli.md, "test"); fields it does not know are ignored. */
 const FetchAssert = z.object({
   url: z.string().min(1),
@@ -11,7 +19,7 @@ const FetchAssert = z.object({
   response: z
     .object({
       status: z.number().int().min(200).max(599),
-      headers: z.array(z.tuple([z.string(), z.string()])).default([]),
+      headers: Headers.default([]),
       body: z.unknown(),
     })
     .optional(),
@@ -19,7 +27,8 @@ const FetchAssert = z.object({
 export type FetchAssert = z.infer<typeof FetchAssert>;
 
 const Test = z.object({
-  id: z.string(),
+  /** Optional, as in the platform CLI's own files: a test without one is named by its `name`. */
+  id: z.string().optional(),
   name: z.string(),
   method: z.string().min(1),
   arguments: z.record(z.string(), z.unknown()).default({}),
