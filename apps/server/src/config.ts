@@ -84,12 +84,25 @@ const Env = z.object({
           error: 'must not carry a user name or password',
         },
       )
+      // Paths are appended to it (`/console`, redirect URIs): a query or fragment would end up in their middle.
+      .refine(
+        (url) => {
+          if (!URL.canParse(url)) return true;
+          const { search, hash } = new URL(url);
+          return search === '' && hash === '' && !/[?#]/.test(url);
+        },
+        { error: 'must not carry a query or a fragment' },
+      )
       .optional(),
   ),
   DATABASE_URL: optionalText.pipe(
     z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      // The driver parses it as a URL: one that does not parse would otherwise fail as an unreachable database.
+      .refine((url) => !/^postgres(ql)?:\/\//.test(url) || URL.canParse(url), {
+        error: 'must be a postgres:// URL that parses (user, password and database percent-encoded)',
+      })
       .optional(),
   ),
   DATA_DIR: z.string().min(1).default('./.data'),
@@ -262,6 +275,9 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       'SECRETS_KEY is required with DATABASE_URL: set it to 32 random bytes, base64 (openssl rand -base64 32).',
     );
+  }
+  if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT && e.PORT !== 0) {
+    throw new ConfigError('METRICS_PORT must differ from PORT: the metrics listener is a port of its own.');
   }
   if (e.IDLE_TIMEOUT_SECONDS > e.REQUEST_TIMEOUT_SECONDS) {
     throw new ConfigError('IDLE_TIMEOUT_SECONDS must not be above REQUEST_TIMEOUT_SECONDS.');

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { problem } from '@platform/core';
 import type { Registry } from 'prom-client';
 import { type ConnectionGuardOptions, guardConnections } from './connection-guard.ts';
+import { listenOn } from './listen-on.ts';
 
 export type MetricsListener = { readonly port: number; close(): Promise<void> };
 
@@ -37,8 +37,7 @@ export const listenMetrics = async (
     res.end(JSON.stringify(problem({ status, detail, traceId: randomBytes(16).toString('hex') })));
   });
   guardConnections(server, { idleTimeoutMs, perClient, trusted });
-  server.listen(port, host);
-  await once(server, 'listening');
+  await listenOn(server, port, host, 'METRICS_PORT');
   return {
     port: (server.address() as AddressInfo).port,
     close: () =>

@@ -37,6 +37,7 @@ import { loadConsole } from './console-route.ts';
 import { continueOnRead } from './continue-on-read.ts';
 import { sharedDevKeyStore } from './dev-key-store.ts';
 import { listenImportSocket } from './import-socket.ts';
+import { listenOn } from './listen-on.ts';
 import { listenMetrics } from './metrics-listener.ts';
 import { answerRaw } from './raw-answer.ts';
 import { ResponsesInFlight } from './responses-in-flight.ts';
@@ -175,10 +176,7 @@ export const startPlatform = async (
     let draining = false;
     const hold = (req: IncomingMessage, res: ServerResponse) => void held.push([req, res]);
     server.on('request', hold);
-    await timed('listen', async () => {
-      server.listen(config.port, config.host);
-      await once(server, 'listening');
-    });
+    await timed('listen', () => listenOn(server, config.port, config.host, 'PORT'));
     const url = publicUrlOf(config, (server.address() as AddressInfo).port);
 
     let devIssuer: DevIssuer | undefined;

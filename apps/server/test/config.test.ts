@@ -30,7 +30,7 @@ describe('the configuration', () => {
     for (const [env, message] of cases) expect(() => loadConfig(env), JSON.stringify(env)).toThrow(message);
   });
 
-  it('checks HOST, AUTH_ISSUER and PUBLIC_URL at start, never printing the value', () => {
+  it('checks HOST, AUTH_ISSUER, PUBLIC_URL and DATABASE_URL at start, never printing the value', () => {
     const cases: [Record<string, string>, string, string][] = [
       [{ HOST: 's3cr3t host' }, 'HOST is not valid: must be an IP address or a host name', 's3cr3t'],
       [
@@ -41,6 +41,24 @@ describe('the configuration', () => {
       [
         { PUBLIC_URL: 'http://user:s3cr3t@platform.example' },
         'PUBLIC_URL is not valid: must not carry a user name or password',
+        's3cr3t',
+      ],
+      [
+        {
+          DATABASE_URL: 'postgres://user:s3cr3t@[platform',
+          SECRETS_KEY: Buffer.alloc(32, 1).toString('base64'),
+        },
+        'DATABASE_URL is not valid: must be a postgres:// URL that parses',
+        's3cr3t',
+      ],
+      [
+        { PUBLIC_URL: 'https://platform.example/?s3cr3t=1' },
+        'PUBLIC_URL is not valid: must not carry a query or a fragment',
+        's3cr3t',
+      ],
+      [
+        { PUBLIC_URL: 'https://platform.example/base#s3cr3t' },
+        'PUBLIC_URL is not valid: must not carry a query or a fragment',
         's3cr3t',
       ],
     ];

@@ -1,5 +1,7 @@
 import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -177,6 +179,28 @@ describe('the platform-server process', () => {
       expect(result.code, JSON.stringify(env)).toBe(2);
       expect(result.stderr).toMatch(expected);
       expect(`${result.stdout}${result.stderr}`).not.toContain(planted);
+    }
+  });
+
+  it('names PORT or METRICS_PORT when another process holds the port', async () => {
+    const holder = createServer().listen(0, '127.0.0.1');
+    await once(holder, 'listening');
+    const port = String((holder.address() as AddressInfo).port);
+    const elsewhere = await mkdtemp(join(tmpdir(), 'platform-port-'));
+    try {
+      const env = { DATA_DIR: elsewhere, DEMO_DATA: 'false', HOST: '127.0.0.1' };
+      const busy = await runBin(['start'], { ...env, PORT: port });
+      expect(busy.code).toBe(1);
+      expect(busy.stderr).toContain(`PORT ${port} on 127.0.0.1 is in use by another process`);
+      const metrics = await runBin(['start'], { ...env, PORT: '0', METRICS_PORT: port });
+      expect(metrics.code).toBe(1);
+      expect(metrics.stderr).toContain(`METRICS_PORT ${port} on 127.0.0.1 is in use by another process`);
+      const same = await runBin(['start'], { ...env, PORT: '18999', METRICS_PORT: '18999' });
+      expect(same.code).toBe(2);
+      expect(same.stderr).toMatch(/METRICS_PORT must differ from PORT/);
+    } finally {
+      holder.close();
+      await rm(elsewhere, { recursive: true, force: true });
     }
   });
 

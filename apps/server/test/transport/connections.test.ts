@@ -213,6 +213,28 @@ describe('connections of a platform-server process', () => {
     expect(exchange.bodyBytesSent).toBeLessThan(50 * MiB);
   });
 
+  it('answers a tRPC procedure that does not exist (404) before its body, with or without a token', async () => {
+    const token = await issuer.sign({ sub: 'auth0|writer', roles: ['platform:read', 'platform:write'] });
+    for (const authorization of ['', `Authorization: Bearer ${token}\r\n`]) {
+      // A body announced and never sent: an answer comes only from a server that does not wait for it.
+      const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+      const head = new Promise<string>((resolve) => {
+        let answer = '';
+        socket.on('data', (data: Buffer) => {
+          answer += data.toString('latin1');
+          if (answer.includes('\r\n\r\n')) resolve(answer);
+        });
+        setTimeout(() => resolve(answer), 2000);
+      });
+      socket.write(
+        `POST /trpc/nosuch.procedure HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${authorization}` +
+          'Content-Length: 1000\r\n\r\n["a',
+      );
+      expect(await head).toMatch(/^HTTP\/1\.1 404 /);
+      socket.destroy();
+    }
+  });
+
   it('closes a socket that sends nothing, and one whose body stalls, after the idle timeout', async () => {
     const silent = await closedAfter(server.url, () => {}, 5000);
     expect(silent).toBeDefined();

@@ -199,6 +199,8 @@ export const withServers = (
       description: 'The address this document was read from',
     });
   }
-  servers.push({ url: configured.origin, description: 'The public address of this platform (PUBLIC_URL)' });
+  // With its path: a platform behind a load balancer's prefix (`https://example.com/platform`) is reached under it.
+  const url = `${configured.origin}${configured.pathname.replace(/\/+$/, '')}`;
+  servers.push({ url, description: 'The public address of this platform (PUBLIC_URL)' });
   return { ...document, servers };
 };

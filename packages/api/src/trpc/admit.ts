@@ -45,11 +45,13 @@ export const admitTrpc = (
       next();
       return;
     }
-    if (trpcProcedures(req.path).some((id) => refused(id, locals))) {
+    // A procedure that does not exist is a path that does not exist (404), answered, as a refused token or role,
+    // before any byte of the body is read.
+    if (trpcProcedures(req.path).some((id) => !byId.has(id) || refused(id, locals))) {
       closeIfBodyUnread(req, res);
       req.body = {};
       // The body is never read: tRPC sees an empty JSON one, whatever type was sent, and answers each call its
-      // 401 or 403 (not a 415 for a body nobody looks at).
+      // 404, 401 or 403 (not a 415 for a body nobody looks at).
       req.headers['content-type'] = 'application/json';
       next();
       return;
