@@ -204,6 +204,29 @@ describe('the platform-server process', () => {
     }
   });
 
+  // Needs a PostgreSQL server to ask for a database it does not have: TEST_DATABASE_URL's (CI sets it).
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'says that the database DATABASE_URL names does not exist, not a bare SQLSTATE',
+    async () => {
+      const server = new URL(process.env.TEST_DATABASE_URL ?? '');
+      server.pathname = `/platform_absent_${Date.now()}`;
+      const elsewhere = await mkdtemp(join(tmpdir(), 'platform-db-'));
+      try {
+        const result = await runBin(['start'], {
+          DATA_DIR: elsewhere,
+          PORT: '0',
+          DATABASE_URL: server.href,
+          SECRETS_KEY: Buffer.alloc(32, 3).toString('base64'),
+          DEV_ISSUER: 'true',
+        });
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain('the database DATABASE_URL names does not exist on that server');
+      } finally {
+        await rm(elsewhere, { recursive: true, force: true });
+      }
+    },
+  );
+
   it('shuts down gracefully on SIGTERM', async () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');

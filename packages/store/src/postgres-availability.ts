@@ -39,12 +39,26 @@ const cut = (client: pg.Client | pg.PoolClient) =>
 
 const seconds = (ms: number) => `${ms / 1000} s`;
 
+/** Refusals PostgreSQL sends while a connection opens that DATABASE_URL itself causes, in an operator's words. */
+const SETTING_REFUSALS: Record<string, string> = {
+  '3D000':
+    'the database DATABASE_URL names does not exist on that server (create it, or correct DATABASE_URL)',
+  '28P01': "PostgreSQL refused DATABASE_URL's user name or password",
+  '28000': "PostgreSQL refused DATABASE_URL's user (no pg_hba.conf entry lets it in)",
+};
+
 /**
- * What a failed connection attempt means, in words an operator can act on. Errors the server itself sent
- * (authentication, unknown database: they carry a SQLSTATE) are not about availability and pass unchanged.
+ * What a failed connection attempt means, in words an operator can act on. Of the errors the server itself sent
+ * (they carry a SQLSTATE), those DATABASE_URL causes are named as such; the others pass unchanged.
  */
 export const connectFailure = (error: unknown, timeouts: PostgresTimeouts): unknown => {
-  if (!(error instanceof Error) || 'severity' in error) return error;
+  if (!(error instanceof Error)) return error;
+  if ('severity' in error) {
+    const refusal = SETTING_REFUSALS[String((error as { code?: unknown }).code)];
+    return refusal
+      ? new DatabaseUnavailableError(`The database is not available: ${refusal}.`, { cause: error })
+      : error;
+  }
   const code = (error as { code?: unknown }).code;
   const reason = /timeout exceeded when trying to connect/i.test(error.message)
     ? `no connection of the pool was free within ${seconds(timeouts.acquireMs)} (DATABASE_ACQUIRE_TIMEOUT_SECONDS)`
