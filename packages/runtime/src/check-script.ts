@@ -9,7 +9,7 @@ import { defaultLimits, type RuntimeLimits } from './limits.ts';
 import { loadConnector } from './sandbox.ts';
 
 /** Loading a module and building its class takes milliseconds; a script still at it after this never will. */
-export const LOAD_TIME_LIMIT_MS = 5_000;
+const LOAD_TIME_LIMIT_MS = 5_000;
 
 export const checkScript = async (script: string, limits: Partial<RuntimeLimits> = {}): Promise<void> => {
   const timeoutMs = Math.min(limits.timeoutMs ?? defaultLimits.timeoutMs, LOAD_TIME_LIMIT_MS);

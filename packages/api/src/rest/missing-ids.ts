@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { AnyOperation } from '../operations/operation.ts';
 import type { AppDeps } from './context.ts';
-import { escapeRegExp, PARAMETER } from './paths.ts';
+import { exactPathPattern } from './paths.ts';
 import { operationHandler } from './routes.ts';
 
 /**
@@ -16,8 +16,7 @@ export const missingIds = (deps: AppDeps, operations: readonly AnyOperation[]): 
     .filter((operation) => operation.malformedParams === 400)
     .map((operation) => ({
       method: operation.method,
-      pattern: new RegExp(`^${escapeRegExp(operation.path).replace(PARAMETER, '([^/]*)')}$`),
-      names: [...operation.path.matchAll(PARAMETER)].map((match) => match[1] as string),
+      ...exactPathPattern(operation.path, true),
       handle: operationHandler(deps, operation),
     }));
   return (req, res, next) => {
