@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import {
@@ -289,6 +288,12 @@ export const startPlatform = async (
       trustedProxies: config.trustedProxies,
       proxy: proxy.handle,
       extraGetPaths: DOCUMENT_PATHS,
+      // The front door's one 'close' listener per response ends its time in flight too.
+      responseClosed: (res) => {
+        inFlight.delete(res);
+        // Its connection is idle now: while shutting down, nothing more is to come on it.
+        if (draining) setImmediate(() => server.closeIdleConnections());
+      },
       mountExtra: (app) => {
         mountDocuments(app, {
           deps,
@@ -334,15 +339,8 @@ export const startPlatform = async (
     };
     const platform: Platform = { url, server, database, devIssuer, demoLoaded, metricsUrl, phases, close };
     await timed('announce', async () => announce?.(platform));
-    // One listener for every response, not a closure per request ('close' comes once).
-    function left(this: ServerResponse) {
-      inFlight.delete(this);
-      // Its connection is idle now: while shutting down, nothing more is to come on it.
-      if (draining) setImmediate(() => server.closeIdleConnections());
-    }
     const serve = (req: IncomingMessage, res: ServerResponse) => {
       inFlight.add(res);
-      res.on('close', left);
       if (draining) res.setHeader('Connection', 'close');
       app(req, res);
     };

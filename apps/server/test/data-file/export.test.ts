@@ -102,3 +102,69 @@ describe.each(await testBackends())('platform-server export on $name', (backend)
     expect(await exportDataFile(target.database.db)).toEqual(file);
   }, 240_000);
 });
+
+describe.each(await testBackends())('an environment moved by import on $name', (backend) => {
+  let first: TestPlatform;
+  let second: TestPlatform;
+  beforeAll(async () => {
+    first = await startTestPlatform(backend);
+    second = await startTestPlatform(backend);
+  }, 120_000);
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+  });
+
+  const subscription = (id: number, guid: string) => ({
+    id,
+    guid,
+    name: `s${id}`,
+    clientId: 'aaaaaaaa-0000-4000-8000-000000000004',
+    subscriptionType: 'Saas',
+    pricebookVersion: '1',
+    subscriptionTier: 'x',
+    environments: [
+      { id: 9101, guid: 'aaaaaaaa-0000-4000-8000-000000000003', name: 'moved', type: 'Production' },
+    ],
+  });
+  const post = async (tp: TestPlatform, file: unknown) => {
+    const response = await tp.call('/api/v1/imports', {
+      method: 'POST',
+      token: await tp.token('ops|move-test', OPERATOR),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(file),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+  };
+
+  it("drops the old subscription's roles on it, and exports a file that gives the same answers", async () => {
+    await post(first, {
+      users: [{ id: 'mv|u', email: 'u@example.com' }],
+      subscriptions: [
+        {
+          ...subscription(301, 'aaaaaaaa-0000-4000-8000-000000000001'),
+          members: [
+            {
+              userId: 'mv|u',
+              environmentRoles: { 'aaaaaaaa-0000-4000-8000-000000000003': ['EnvironmentAdmin'] },
+            },
+          ],
+        },
+      ],
+    });
+    await post(first, { subscriptions: [subscription(302, 'aaaaaaaa-0000-4000-8000-000000000002')] });
+
+    // No longer a member of the environment's subscription: neither it nor its subscription is visible to them.
+    const member = await first.token('mv|u', ['platform:read']);
+    expect(await (await first.call('/api/v1/subscriptions', { token: member })).json()).toEqual([]);
+    expect(await (await first.call('/api/v1/environments', { token: member })).json()).toEqual([]);
+
+    await post(second, await exportDataFile(first.database.db));
+    for (const [sub, roles] of [
+      ['ops|move-test', OPERATOR],
+      ['mv|u', ['platform:read']],
+    ] as const) {
+      expect(await answers(second, sub, [...roles])).toEqual(await answers(first, sub, [...roles]));
+    }
+  }, 120_000);
+});

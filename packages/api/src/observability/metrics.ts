@@ -8,7 +8,8 @@ const statusLabel = (status: number) => (status >= 100 && status <= 599 ? String
 
 /**
  * Request counts and latency by route template and status: templates keep label cardinality bounded. The returned
- * function is called once per request, by the front door (front-door.ts).
+ * function is called once per request when its response closes, by the front door (front-door.ts); a request whose
+ * answer never completed (the client went away first) is not counted, as before.
  */
 export const httpMetrics = (registry: Registry): ((res: ServerResponse) => void) => {
   collectDefaultMetrics({ register: registry });
@@ -50,14 +51,11 @@ export const httpMetrics = (registry: Registry): ((res: ServerResponse) => void)
     }
     return bound;
   };
-  // One listener for every request, not a closure per request.
-  function finished(this: LocalsResponse) {
-    const locals = this.locals;
-    const bound = childrenOf(this.req.method ?? '', locals.route ?? 'unmatched', this.statusCode);
+  return (res) => {
+    if (!res.writableFinished) return;
+    const locals = (res as LocalsResponse).locals;
+    const bound = childrenOf(res.req.method ?? '', locals.route ?? 'unmatched', res.statusCode);
     bound.counter.inc();
     bound.histogram.observe((performance.now() - locals.startedAt) / 1000);
-  }
-  return (res) => {
-    res.on('finish', finished);
   };
 };

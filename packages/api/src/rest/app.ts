@@ -1,4 +1,4 @@
-import type { RequestListener } from 'node:http';
+import type { RequestListener, ServerResponse } from 'node:http';
 import { parse } from 'node:querystring';
 import { NotFoundError, ServiceError, ValidationError } from '@platform/core';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
@@ -38,6 +38,8 @@ export type AppOptions = {
   mountExtra?: (app: Express) => void;
   /** Paths `mountExtra` serves with GET alone: another method there is a 405 with `Allow`, as on an operation's path. */
   extraGetPaths?: readonly string[];
+  /** Called when each response closes, after its metrics and its log line (the server's count of answers in flight). */
+  responseClosed?: (res: ServerResponse) => void;
 };
 
 /**
@@ -57,7 +59,11 @@ export const createApp = (options: AppOptions): RequestListener => {
   return createFrontDoor({
     log: deps.log,
     clientAddress: clientAddressOf(options.trustedProxies),
-    observe: [httpMetrics(options.metrics), requestLog(deps.log)],
+    closed: [
+      httpMetrics(options.metrics),
+      requestLog(deps.log),
+      ...(options.responseClosed ? [options.responseClosed] : []),
+    ],
     identify: identify(deps.verifier),
     admit: [limit, budget],
     routes: [

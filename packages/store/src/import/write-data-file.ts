@@ -149,6 +149,24 @@ export const writeEntities = async (
           .values(batch)
           .onConflictDoUpdate({ target: environments.id, set: takeIncoming(environments, ['id']) });
       }
+      // An environment the file moves here from another subscription keeps no role of that subscription's
+      // members: every role belongs to a member of the environment's own subscription (docs/data-file.md), or a
+      // non-member would see this subscription and the export would not give the same answers.
+      if (turn.spent()) await turn.next();
+      await tx
+        .delete(environmentRoles)
+        .where(
+          and(
+            inArray(
+              environmentRoles.environmentId,
+              sql`(select id from environments where subscription_id = ${subscription.id})`,
+            ),
+            notInArray(
+              environmentRoles.userId,
+              sql`(select user_id from memberships where subscription_id = ${subscription.id})`,
+            ),
+          ),
+        );
       // New environments start with the standard vision subject types, as environments created by the API do.
       const created = ids.filter((id) => !storedEnvironmentIds.has(id));
       newEnvironments += created.length;
