@@ -196,6 +196,10 @@ describe.each(await testBackends())('templates and tags on $name', (backend) => 
       owner,
     );
     expect(unknownTag.body.data).toEqual([]);
+    // Not a GUID: it cannot name a tag, so 404 as every malformed id where no 400 is listed.
+    for (const tagId of ['nope', '']) {
+      expectProblem(await call('GET', `${sandbox}/templates?tagId=${tagId}`, owner), 404);
+    }
   });
 
   it('answers 400 for bad list parameters', async () => {
@@ -203,7 +207,7 @@ describe.each(await testBackends())('templates and tags on $name', (backend) => 
       expectFields(await call('GET', `${prod}/templates?limit=${limit}`, owner), ['limit']);
     }
     expectFields(await call('GET', `${prod}/templates?limit=1&limit=2`, owner), ['limit']);
-    expectFields(await call('GET', `${prod}/templates?tagId=nope`, owner), ['tagId']);
+    expectFields(await call('GET', `${prod}/templates?tagId=a&tagId=b`, owner), ['tagId']);
     expectFields(await call('GET', `${prod}/templates?nextPageToken=garbage`, owner), ['nextPageToken']);
     const forged = Buffer.from(JSON.stringify(['a', 'not-a-guid'])).toString('base64url');
     expectFields(await call('GET', `${prod}/templates?nextPageToken=${forged}`, owner), ['nextPageToken']);

@@ -102,7 +102,11 @@ const authBody = z.record(z.string(), z.unknown()).meta({
 
 const templateQuery = z.object({
   search: singleQueryValue().max(200).optional().describe('Case-insensitive substring of the name.'),
-  tagId: uuid().optional().describe('Only templates carrying this tag.'),
+  // Documented as a uuid; a value that is not one cannot name a tag and is judged by the service (404).
+  tagId: singleQueryValue()
+    .meta({ format: 'uuid' })
+    .optional()
+    .describe('Only templates carrying this tag (404 when the value is not a tag id at all).'),
   limit: singleQueryValue()
     .regex(/^[0-9]{1,3}$/, 'an integer from 1 to 100')
     .transform(Number)
@@ -320,7 +324,7 @@ export const environmentOperations = [
     path: `${BASE}/templates`,
     summary: 'Templates by name, a page at a time; search by name, filter by tag',
     description:
-      'Templates of the environment by name (code-point order), then id, a page at a time. `search` matches a substring of the name ignoring case, `tagId` keeps templates carrying that tag (an unknown tag gives an empty page). `links.nextPage` is the absolute URL of the next page, keeping the filters.',
+      'Templates of the environment by name (code-point order), then id, a page at a time. `search` matches a substring of the name ignoring case, `tagId` keeps templates carrying that tag (an unknown tag gives an empty page; a value that is not a GUID cannot name a tag and answers 404). `links.nextPage` is the absolute URL of the next page, keeping the filters.',
     tag: 'Templates',
     ...read,
     params: environmentParams,

@@ -1,4 +1,4 @@
-import type { TemplatePage } from '@platform/core';
+import { isGuid, NotFoundError, type TemplatePage } from '@platform/core';
 import { listTemplates as listTemplateRows, tagsOfTemplates } from '@platform/store';
 import type { z } from 'zod';
 import type { Service } from '../context.ts';
@@ -17,6 +17,10 @@ export const listTemplates: Service<ListTemplatesInput, z.infer<typeof TemplateP
   input,
 ) => {
   const { environment } = await readEnvironment(ctx, input.environment);
+  // A malformed id cannot name anything: 404, as the query subscriptionId of the environment list (errors.md).
+  if (input.tagId !== undefined && !isGuid(input.tagId)) {
+    throw new NotFoundError('The tagId query parameter names no tag of this environment.');
+  }
   const limit = input.limit ?? DEFAULT_PAGE_SIZE;
   const after = input.nextPageToken === undefined ? undefined : decodePageToken(input.nextPageToken);
   const { db } = ctx.database;
