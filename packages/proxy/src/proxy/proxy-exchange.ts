@@ -63,7 +63,7 @@ export type ExchangeDeps = {
 
 export type ProxyExchange = (caller: ExchangeCaller, request: ExchangeRequest) => Promise<ExchangeResponse>;
 
-/** The credential to inject: at once for a static key (or none), after the token service for OAuth. */
+/** The credential to inject: at once for a static key (or none) and an OAuth token in memory, else once obtained. */
 const credentialOf = (
   auth: AuthConfig | undefined,
   userId: string,
@@ -71,9 +71,7 @@ const credentialOf = (
 ): Credential | undefined | Promise<Credential> => {
   if (!auth) return undefined;
   if (auth.type === 'staticKey') return { name: auth.data.key, value: auth.data.value };
-  return tokens
-    .accessToken(auth, userId)
-    .then((token) => ({ name: 'authorization', value: `Bearer ${token}` }));
+  return tokens.bearer(auth, userId);
 };
 
 const single = (value: string | string[] | undefined): string | undefined =>

@@ -44,8 +44,11 @@ export type TokenCacheDeps = {
 };
 
 export type TokenCache = {
-  /** With `rejected`: a token other than that one, or that one again while renewals are backed off. */
-  get(auth: OAuthConfig, userId: string, rejected?: string): Promise<StoredToken>;
+  /**
+   * With `rejected`: a token other than that one, or that one again while renewals are backed off. Without it, a
+   * token in memory is answered at once, not as a promise: a proxied request then waits for no turn of the event loop.
+   */
+  get(auth: OAuthConfig, userId: string, rejected?: string): StoredToken | Promise<StoredToken>;
   /** Stores a token obtained outside the cache (authorization code exchange). */
   put(key: TokenKey, token: StoredToken): Promise<void>;
   forgetUser(connectorId: string, userId: string): void;
@@ -211,8 +214,32 @@ export const createTokenCache = ({
     },
   });
 
+  const fetchToken = async (
+    auth: OAuthConfig,
+    key: TokenKey,
+    cacheKey: string,
+    current: StoredToken | undefined,
+    rejected: string | undefined,
+  ): Promise<StoredToken> => {
+    // Another request may already have replaced the rejected token: then that one is the fresh one.
+    if (current && current.accessToken !== rejected) return current;
+    const failure = failures.get(cacheKey);
+    if (failure) throw failure;
+    const status: LRUCache.Status<string, StoredToken, FetchContext> = {};
+    const token = await cache.fetch(cacheKey, {
+      context: { auth, key, rejected },
+      forceRefresh: rejected !== undefined,
+      status,
+    });
+    if (status.fetch === 'hit' || status.fetch === 'inflight') {
+      metrics.tokenCache(key.connectorId, status.fetch);
+    }
+    if (!token) throw new Error('token cache returned nothing');
+    return token;
+  };
+
   return {
-    async get(auth, userId, rejected) {
+    get(auth, userId, rejected) {
       const key: TokenKey = {
         connectorId: auth.connectorId,
         usage: auth.usage,
@@ -226,21 +253,7 @@ export const createTokenCache = ({
         metrics.tokenCache(key.connectorId, 'hit');
         return current;
       }
-      // Another request may already have replaced the rejected token: then that one is the fresh one.
-      if (current && current.accessToken !== rejected) return current;
-      const failure = failures.get(cacheKey);
-      if (failure) throw failure;
-      const status: LRUCache.Status<string, StoredToken, FetchContext> = {};
-      const token = await cache.fetch(cacheKey, {
-        context: { auth, key, rejected },
-        forceRefresh: rejected !== undefined,
-        status,
-      });
-      if (status.fetch === 'hit' || status.fetch === 'inflight') {
-        metrics.tokenCache(key.connectorId, status.fetch);
-      }
-      if (!token) throw new Error('token cache returned nothing');
-      return token;
+      return fetchToken(auth, key, cacheKey, current, rejected);
     },
     async put(key, token) {
       await store.write(key, token);

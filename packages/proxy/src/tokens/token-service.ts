@@ -7,18 +7,23 @@ import type { OAuthConfig } from '../auth-config.ts';
 import type { ProxyMetrics } from '../metrics.ts';
 import type { AddressGuard } from '../net/address-guard.ts';
 import type { ConnectorConfigLoader } from '../proxy/connector-config.ts';
+import type { Credential } from '../proxy/send-upstream.ts';
 import { type AuthorizationCodeFlow, createAuthorizationCodeFlow } from './authorization-code.ts';
 import { buildConfiguration } from './oauth-configuration.ts';
 import { createTokenCache } from './token-cache.ts';
-import { createTokenStore } from './token-store.ts';
+import { createTokenStore, type StoredToken } from './token-store.ts';
 
 /**
- * OAuth 2.0 access tokens for connectors. `accessToken` returns a cached token or obtains one (one token
+ * OAuth 2.0 access tokens for connectors. `bearer` returns a cached token or obtains one (one token
  * request per key across concurrent callers and replicas); `renew` replaces a token the target refused.
  * The authorization code methods throw ServiceErrors (400 / 404 / 403 / 502) for the server to map.
  */
 export type TokenService = AuthorizationCodeFlow & {
-  accessToken(auth: OAuthConfig, userId: string): Promise<string>;
+  /**
+   * The `Authorization: Bearer` credential of the key's access token: at once when the token is in memory (one
+   * object per token, made when the token is first used), else once it is read or obtained.
+   */
+  bearer(auth: OAuthConfig, userId: string): Credential | Promise<Credential>;
   /**
    * A token other than `rejected`; undefined while renewals of this key are backed off (one ran moments ago, on any
    * replica): the target's 401 is then passed back without a retry.
@@ -76,10 +81,21 @@ export const createTokenService = (deps: TokenServiceDeps): TokenService & { cle
     allowHttpEndpoints: guard.allowPrivateNetworks,
     configurationOf,
   });
+  // Keyed by the token object the cache holds: the credential lives exactly as long as the token does.
+  const bearers = new WeakMap<StoredToken, Credential>();
+  const bearerOf = (token: StoredToken): Credential => {
+    let credential = bearers.get(token);
+    if (!credential) {
+      credential = { name: 'authorization', value: `Bearer ${token.accessToken}` };
+      bearers.set(token, credential);
+    }
+    return credential;
+  };
   return {
     ...flow,
-    async accessToken(auth, userId) {
-      return (await cache.get(auth, userKeyOf(auth, userId))).accessToken;
+    bearer(auth, userId) {
+      const token = cache.get(auth, userKeyOf(auth, userId));
+      return token instanceof Promise ? token.then(bearerOf) : bearerOf(token);
     },
     async renew(auth, userId, rejected) {
       const token = (await cache.get(auth, userKeyOf(auth, userId), rejected)).accessToken;
