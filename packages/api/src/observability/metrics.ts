@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import { type CounterSeries, type HistogramSeries, SeriesCounter, SeriesHistogram } from '@platform/metrics';
+import { SeriesCounter, SeriesHistogram } from '@platform/metrics';
 import { collectDefaultMetrics, type Registry } from 'prom-client';
 import type { LocalsResponse } from '../rest/context.ts';
+import { byRouteStatusMethod } from './by-route-status-method.ts';
 
 /** A status outside 100–599 (a proxied target's 600–999) is `other`: no peer adds series by inventing statuses. */
 const statusLabel = (status: number) => (status >= 100 && status <= 599 ? String(status) : 'other');
@@ -27,34 +28,15 @@ export const httpMetrics = (registry: Registry): ((res: ServerResponse) => void)
     registers: [registry],
   });
   // The series of each label set, bound once (@platform/metrics: a prom-client child hashes its label object on every
-  // update) and found by route template, status and method in turn: each is a string the process already holds (a
-  // template, a method of Node's parser) or a number, so no key is built and hashed per request. As bounded as the
-  // label sets themselves.
-  type Bound = { counter: CounterSeries; histogram: HistogramSeries };
-  const children = new Map<string, Map<number, Map<string, Bound>>>();
-  const childrenOf = (method: string, route: string, status: number): Bound => {
-    let byStatus = children.get(route);
-    if (!byStatus) {
-      byStatus = new Map();
-      children.set(route, byStatus);
-    }
-    let byMethod = byStatus.get(status);
-    if (!byMethod) {
-      byMethod = new Map();
-      byStatus.set(status, byMethod);
-    }
-    let bound = byMethod.get(method);
-    if (!bound) {
-      const labels = { method, route, status: statusLabel(status) };
-      bound = { counter: requests.series(labels), histogram: duration.series(labels) };
-      byMethod.set(method, bound);
-    }
-    return bound;
-  };
+  // update). As bounded as the label sets themselves.
+  const seriesOf = byRouteStatusMethod((route, status, method) => {
+    const labels = { method, route, status: statusLabel(status) };
+    return { counter: requests.series(labels), histogram: duration.series(labels) };
+  });
   return (res) => {
     if (!res.writableFinished) return;
     const locals = (res as LocalsResponse).locals;
-    const bound = childrenOf(res.req.method ?? '', locals.route ?? 'unmatched', res.statusCode);
+    const bound = seriesOf(locals.route ?? 'unmatched', res.statusCode, res.req.method ?? '');
     bound.counter.inc();
     bound.histogram.observe((performance.now() - locals.startedAt) / 1000);
   };

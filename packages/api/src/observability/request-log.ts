@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import pino, { type DestinationStream, type Level, type Logger } from 'pino';
 import type { LocalsResponse } from '../rest/context.ts';
+import { byRouteStatusMethod } from './by-route-status-method.ts';
 
 /** Distinct texts kept escaped; past this, the cache starts again (user ids are as many as the callers). */
 const ESCAPED_MAX = 4096;
@@ -35,30 +36,14 @@ export const requestLog = (logger: Logger): ((res: ServerResponse) => void) => {
 
   // The line's fixed end (method, status, route, message) for each route template, status and method, escaped and
   // joined once: a line is then a dozen pieces rather than two dozen, each piece a string V8 allocates per request.
-  const tails = new Map<string, Map<number, Map<string, string>>>();
-  const tailOf = (route: string, status: number, method: string): string => {
-    let byStatus = tails.get(route);
-    if (!byStatus) {
-      if (tails.size >= ESCAPED_MAX) tails.clear();
-      byStatus = new Map();
-      tails.set(route, byStatus);
-    }
-    let byMethod = byStatus.get(status);
-    if (!byMethod) {
-      byMethod = new Map();
-      byStatus.set(status, byMethod);
-    }
-    let tail = byMethod.get(method);
-    if (tail === undefined) {
-      const methodText = escaped(method);
-      const routeText = escaped(route);
-      tail =
-        `,"method":"${methodText}"},"res":{"status":${status}},"route":"${routeText}"` +
-        `,"msg":"${methodText} ${routeText} ${status}"}\n`;
-      byMethod.set(method, tail);
-    }
-    return tail;
-  };
+  const tailOf = byRouteStatusMethod((route, status, method) => {
+    const methodText = escaped(method);
+    const routeText = escaped(route);
+    return (
+      `,"method":"${methodText}"},"res":{"status":${status}},"route":"${routeText}"` +
+      `,"msg":"${methodText} ${routeText} ${status}"}\n`
+    );
+  }, ESCAPED_MAX);
 
   const line = (
     res: LocalsResponse,
