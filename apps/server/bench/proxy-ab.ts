@@ -10,7 +10,8 @@
  * the bench process near 100 %), the load generator sets part of the pace and every ratio is pulled toward 1, so a
  * change then looks smaller than it is. A build is a folder holding `bin/`, `dist/` and `package.json` of
  * apps/server (`.` is the current build); the `snapshot <folder>` form copies the current build there, to compare a
- * change against.
+ * change against. The folder must lie inside the repository (`../../bench/raw/before`, which git ignores): the build's
+ * imports resolve from the repository's node_modules, and a copy under /tmp fails with ERR_MODULE_NOT_FOUND.
  * BENCH_DURATION (s, 5), BENCH_ROUNDS (5), BENCH_CONNECTIONS (32); DATABASE_URL for PostgreSQL (both builds use it).
  * BENCH_ENV_B (`NAME=value ...`) gives B settings of its own, to weigh a setting on one build (`. .` with
  * `BENCH_ENV_B=LOG_LEVEL=warn`: what the request log costs).
