@@ -2,7 +2,8 @@
  * `npm run bench -w @platform/server` (user-path): the paths users take, measured as they meet them. The built
  * `platform-server start` in a process of its own, on the embedded default (PGlite) and on PostgreSQL (when
  * TEST_DATABASE_URL is set), with the demo data, trusting a loopback issuer whose tokens it verifies as in
- * production. Through HTTP with that token, interleaved in rounds, medians; autocannon in a worker thread, every
+ * production. Through HTTP with that token, interleaved in rounds, medians (a ratio to nginx: the median of the
+ * per-round ratios, support/load.ts pairedRatio); autocannon in a worker thread, every
  * answer's latency timed to the microsecond (support/load-worker.mjs), so a p99 ratio is not one of whole milliseconds:
  *   - the proxy route with a static key and with a cached OAuth token (client credentials) to a loopback target,
  *     at 8 and 32 connections, beside a direct call to the target and Debian's nginx (one worker, the same header
@@ -11,7 +12,7 @@
  *   - the added latency over a direct call, timed per request (microseconds);
  *   - `GET .../connectors` and a template read of the environment API, the admin API's subscription read, each
  *     beside a bare Express handler answering the same bytes.
- * Writes bench/results/user-path.json at the repository root. BENCH_DURATION (s, 5), BENCH_ROUNDS (3),
+ * Writes bench/results/user-path.json at the repository root. BENCH_DURATION (s, 5), BENCH_ROUNDS (5),
  * BENCH_CPU_PROF=folder (V8 CPU profiles of the servers).
  */
 import { once } from 'node:events';
@@ -28,12 +29,12 @@ import { buildPrograms } from '../../../tools/build-for-tests.ts';
 import { startTestIssuer } from '../test/support/issuer.ts';
 import { listen, startTokenServer } from '../test/support/loopback-servers.ts';
 import { startBareNodeProxy } from './support/bare-node-proxy.ts';
-import { interleaved, type Run, type Scenario } from './support/load.ts';
+import { interleaved, pairedRatio, type Runs, type Scenario } from './support/load.ts';
 import { startNginx } from './support/nginx.ts';
 import { startBenchServer } from './support/server.ts';
 
 const duration = Number(process.env.BENCH_DURATION ?? 5);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const PROXY_CONNECTIONS = [8, 32];
 const READ_CONNECTIONS = 32;
 const OWNER = 'demo|owner';
@@ -80,6 +81,19 @@ const bare = express();
 const bareServer = bare.listen(0, '127.0.0.1');
 await once(bareServer, 'listening');
 const bareUrl = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}`;
+
+/**
+ * A proxy's req/s against nginx's in the same rounds: the ratio (and the target, when `atLeast` is given) is the
+ * median of the per-round ratios (pairedRatio), the req/s shown are the medians over the rounds.
+ */
+const againstNginx = (name: string, run: Runs, nginxRun: Runs, atLeast?: number): Figure => {
+  const ratio = Math.round(pairedRatio(run, nginxRun) * 1000) / 1000;
+  return {
+    ...compared(name, run.requestsPerSecond, 'req/s', { label: 'nginx', value: nginxRun.requestsPerSecond }),
+    ratio,
+    ...(atLeast === undefined ? {} : { target: `≥ ${atLeast}× nginx`, met: ratio >= atLeast }),
+  };
+};
 
 const call = async (url: string, init: RequestInit = {}) => {
   const response = await fetch(url, {
@@ -194,30 +208,18 @@ const benchBackend = async (backend: TestBackend) => {
       const bareLabel = `${label}: bare Node proxy (http + undici, nothing else), ${connections} connections`;
       figures.push(
         nginxRun
-          ? compared(bareLabel, bareRun.requestsPerSecond, 'req/s', {
-              label: 'nginx',
-              value: nginxRun.requestsPerSecond,
-            })
+          ? againstNginx(bareLabel, bareRun, nginxRun)
           : plain(bareLabel, bareRun.requestsPerSecond, 'req/s'),
       );
       for (const scenario of [staticScenario, oauthScenario]) {
-        const run = runs.get(scenario.name) as Run;
+        const run = runs.get(scenario.name)!;
         const name = `${label}: ${scenario.name}, ${connections} connections`;
         if (!nginxRun) {
           figures.push(plain(name, run.requestsPerSecond, 'req/s'), plain(`${name}, p99`, run.p99Ms, 'ms'));
           continue;
         }
         figures.push(
-          compared(
-            name,
-            run.requestsPerSecond,
-            'req/s',
-            { label: 'nginx', value: nginxRun.requestsPerSecond },
-            {
-              target: '≥ 0.5× nginx',
-              met: run.requestsPerSecond >= 0.5 * nginxRun.requestsPerSecond,
-            },
-          ),
+          againstNginx(name, run, nginxRun, 0.5),
           compared(
             `${name}, p99`,
             run.p99Ms,
@@ -354,7 +356,7 @@ const loadAtEnd = loadavg()[0]!;
 const speedAtEnd = calibrate();
 const cores = availableParallelism();
 notes.push(
-  `One process each. Load average ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end on ${cores} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}); ${rounds} interleaved rounds of ${duration} s, medians.`,
+  `One process each. Load average ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end on ${cores} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}); ${rounds} interleaved rounds of ${duration} s, medians; a ratio to nginx is the median of the ${rounds} per-round ratios (each round's runs follow one another within seconds).`,
   `Machine speed: a fixed loop of 200 million additions took ${speedAtStart} ms at the start and ${speedAtEnd} ms at the end (lower is faster); compare it before comparing req/s across runs.`,
 );
 // The load generator, the target and nginx run on the same cores: with other work there, the figures prove the

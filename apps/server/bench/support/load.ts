@@ -3,6 +3,8 @@ import { Worker } from 'node:worker_threads';
 
 export type Scenario = { name: string; url: string; headers: Record<string, string> };
 export type Run = { requestsPerSecond: number; p50Ms: number; p99Ms: number };
+/** The medians over the rounds, and each round's req/s in round order (for ratios taken round by round). */
+export type Runs = Run & { roundsPerSecond: number[] };
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -39,16 +41,17 @@ export const interleaved = async (
   rounds: number,
   duration: number,
   warmUp = 1,
-): Promise<Map<string, Run>> => {
+): Promise<Map<string, Runs>> => {
   const runs = new Map<string, Run[]>(scenarios.map((s) => [s.name, []]));
   for (const scenario of scenarios) await once(scenario, connections, warmUp);
   for (let round = 0; round < rounds; round++) {
     for (const scenario of scenarios)
       runs.get(scenario.name)!.push(await once(scenario, connections, duration));
   }
-  const medians = new Map<string, Run>();
+  const medians = new Map<string, Runs>();
   for (const [name, list] of runs) {
     const run = {
+      roundsPerSecond: list.map((r) => r.requestsPerSecond),
       requestsPerSecond: Math.round(median(list.map((r) => r.requestsPerSecond))),
       p50Ms: median(list.map((r) => r.p50Ms)),
       p99Ms: median(list.map((r) => r.p99Ms)),
@@ -60,3 +63,12 @@ export const interleaved = async (
   }
   return medians;
 };
+
+/**
+ * `run`'s req/s over `anchor`'s, round by round, then the median of those ratios. A round's runs follow one another
+ * within seconds, so each ratio compares two scenarios on the machine as it was then; a ratio of the two medians can
+ * pair one scenario's quiet round with the other's loaded one (a shared machine's speed moves by a quarter within
+ * minutes).
+ */
+export const pairedRatio = (run: Runs, anchor: Runs): number =>
+  median(run.roundsPerSecond.map((value, round) => value / (anchor.roundsPerSecond[round] ?? Number.NaN)));
