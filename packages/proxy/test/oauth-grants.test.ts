@@ -498,4 +498,50 @@ describe.each(backends)('token endpoint behaviour on $name', (backend) => {
     expect(bearerOf(target)).toBe(cached);
     expect(tokens.requests).toHaveLength(requested);
   });
+
+  it('a refresh token of an earlier configuration never goes to the token endpoint of the day', async () => {
+    tokens.rotateRefreshTokens = true;
+    const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
+    const configure = (clientId: string, path: string) =>
+      setAuth(database, secrets, id, 'browser', 'oAuth2ClientCredentials', {
+        clientId,
+        clientSecret: 'json-secret-value-1234',
+        tokenEndpoint: `${tokens.url}${path}`,
+      });
+    const clientOf = (request: { headers: { authorization?: string } }) =>
+      Buffer.from((request.headers.authorization ?? '').replace(/^Basic /, ''), 'base64')
+        .toString()
+        .split(':')[0];
+    let refusals = 0;
+    target.routes.set('/refuses', (_req, res) => {
+      res.writeHead(refusals-- > 0 ? 401 : 200);
+      res.end();
+    });
+
+    await configure('client-a', '/provider-a/token');
+    expect((await harness.call(id, { url: `${target.url}/refuses` })).status).toBe(200);
+    const first = bearerOf(target);
+    // Another client at another provider: the token of provider A is still used (rule 4) until the target refuses it.
+    await configure('client-b', '/provider-b/token');
+    refusals = 1;
+    tokens.expiresIn = 1;
+    const before = tokens.requests.length;
+    expect((await harness.call(id, { url: `${target.url}/refuses` })).status).toBe(200);
+    const renewal = tokens.requests.slice(before);
+    expect(renewal).toHaveLength(1);
+    const form = new URLSearchParams(renewal[0]!.body);
+    expect(form.get('grant_type')).toBe('client_credentials');
+    expect(form.has('refresh_token')).toBe(false);
+    expect(clientOf(renewal[0]!)).toBe('client-b');
+    expect(bearerOf(target)).not.toBe(first);
+
+    // Under one configuration the refresh token is what renews: here once client B's token (one second) expires.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const again = tokens.requests.length;
+    expect((await harness.call(id, { url: `${target.url}/x` })).status).toBe(200);
+    const refresh = new URLSearchParams(tokens.requests[again]!.body);
+    expect(refresh.get('grant_type')).toBe('refresh_token');
+    expect(refresh.get('refresh_token')).toBe(`rt-${tokens.issued.length - 1}`);
+    expect(clientOf(tokens.requests[again]!)).toBe('client-b');
+  });
 });

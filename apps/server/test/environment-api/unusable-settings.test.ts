@@ -1,6 +1,7 @@
 /**
  * Settings that could never work are refused when they are set, naming the field (docs/connector-auth.md):
- * header names the proxy owns, header values HTTP cannot carry, and RS256 keys that are not RSA of 2048 bits or more.
+ * header names the proxy owns, header values HTTP cannot carry, RS256 keys that are not RSA of 2048 bits or more, and
+ * a JWT bearer assertion put where the grant type goes.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { testBackends } from '@platform/store/testing';
@@ -31,6 +32,8 @@ const REFUSED_NAMES = [
   'Proxy-Authorization',
   'proxy-anything',
   'Content-Length',
+  'X-GraFx-Proxy-External-Url',
+  'x-grafx-anything',
 ];
 const UNSENDABLE_VALUES = [
   'a\r\nInjected: 1',
@@ -58,7 +61,7 @@ describe.each((await testBackends()).slice(0, 1))('settings that can never work,
     call('PUT', `${base}/${connector}/auth/static`, { ...owner, body: { usage: 'server', key, value } });
   const setShared = (headers: Record<string, string>) =>
     call('PUT', `${base}/${connector}/shared-headers`, { ...owner, body: { headers } });
-  const setJwt = (privateKey: string) =>
+  const setJwt = (privateKey: string, more: Record<string, unknown> = {}) =>
     call('PUT', `${base}/${connector}/auth/oauth-jwt-bearer`, {
       ...owner,
       body: {
@@ -66,6 +69,7 @@ describe.each((await testBackends()).slice(0, 1))('settings that can never work,
         tokenEndpoint: 'https://auth.acme.example/token',
         signatureConfig: { algorithm: 'RS256', privateKey },
         jwtPayload: { iss: 'connector' },
+        ...more,
       },
     });
 
@@ -105,5 +109,13 @@ describe.each((await testBackends()).slice(0, 1))('settings that can never work,
     const ec = expectFields(await setJwt(KEYS.ec), ['signatureConfig.privateKey']);
     expect(ec.detail).toContain('an RSA private key for RS256 (this is ec)');
     expect((await setJwt(KEYS.rsa2048)).status).toBe(200);
+  });
+
+  it('refuses grant_type as the assertion parameter: the token request would carry no assertion', async () => {
+    const refused = expectFields(await setJwt(KEYS.rsa2048, { jwtTokenParamName: 'grant_type' }), [
+      'jwtTokenParamName',
+    ]);
+    expect(JSON.stringify(refused.errors)).toContain('grant_type is the grant type itself');
+    expect((await setJwt(KEYS.rsa2048, { jwtTokenParamName: 'client_assertion' })).status).toBe(200);
   });
 });

@@ -82,6 +82,11 @@ export const JwtBearerData = z
     jwtTokenParamName: z
       .string()
       .regex(/^[A-Za-z0-9._~-]{1,64}$/, 'a body parameter name')
+      // The grant's own parameter: the token request would carry the grant type there and no assertion.
+      .refine(
+        (name) => name !== 'grant_type',
+        'grant_type is the grant type itself, not a place for the assertion',
+      )
       .default('assertion'),
     requestBodyParams: z.record(z.string().min(1), jwtValue()).optional(),
   })

@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /**
  * Header names the proxy sets or that change how the request is framed or routed (RFC 9110 §7.6.1 hop-by-hop
- * fields, `Host`, `Content-Length`, `Expect`, `Proxy-*`): a connector's static key or shared header under one of
- * these names could never be sent as configured, or would switch the virtual host behind `allowedDomains`.
+ * fields, `Host`, `Content-Length`, `Expect`, `Proxy-*`), and the platform's own `X-GraFx-*` (the proxy drops them
+ * from every request it forwards): a connector's static key or shared header under one of these names could never be
+ * sent as configured, would switch the virtual host behind `allowedDomains`, or would pass for the platform's own.
  */
 const REFUSED_NAMES = new Set([
   'connection',
@@ -23,10 +24,10 @@ export const HeaderName = z
   .min(1)
   .max(256)
   .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "an HTTP header name: letters, digits and !#$%&'*+.^_`|~-")
-  .refine(
-    (name) => !REFUSED_NAMES.has(name.toLowerCase()) && !name.toLowerCase().startsWith('proxy-'),
-    'a header the proxy sets itself or that changes how the request is routed (Host, Connection, Transfer-Encoding, Upgrade, Keep-Alive, Expect, TE, Trailer, Content-Length, Proxy-*) cannot be configured',
-  );
+  .refine((name) => {
+    const lower = name.toLowerCase();
+    return !REFUSED_NAMES.has(lower) && !lower.startsWith('proxy-') && !lower.startsWith('x-grafx-');
+  }, "a header the proxy sets itself or that changes how the request is routed (Host, Connection, Transfer-Encoding, Upgrade, Keep-Alive, Expect, TE, Trailer, Content-Length, Proxy-*) or one of the platform's own X-GraFx-* headers cannot be configured");
 
 /**
  * A header value that can be sent as it is (RFC 9110 §5.5): visible ASCII, spaces, tabs and Latin-1 bytes, no

@@ -13,7 +13,7 @@ import { createFetchSignal } from './fetch-signal.ts';
 import { tokenEndpointOf } from './oauth-configuration.ts';
 import { runGrant, runRefresh } from './run-grant.ts';
 import { tokenBackoffMs, tokenTimeoutError, withDeadline } from './token-backoff.ts';
-import type { StoredToken, TokenKey, TokenStore } from './token-store.ts';
+import type { StoredRow, StoredToken, TokenKey, TokenStore } from './token-store.ts';
 
 /** Token requests at once per token endpoint and connector in one process (endpoint-slots.ts). */
 const slotsPerEndpoint = 4;
@@ -90,11 +90,16 @@ export const createTokenCache = ({
   /** A lease outlives the request it covers, so a replica that dies while fetching delays the others only so long. */
   const leaseMs = timeoutMs + 2_000;
 
-  /** Refresh token first when there is one, else the grant again (never for the authorization code type). */
-  const requestToken = async (auth: OAuthConfig, key: TokenKey, stored: StoredToken | undefined) => {
+  /**
+   * Refresh token first when there is one obtained under this configuration, else the grant again (never for the
+   * authorization code type). A refresh token of an earlier configuration is never presented: it belongs to the client
+   * and token endpoint of then, and the configuration of the day may name another of either (docs/connector-auth.md,
+   * rule 4).
+   */
+  const requestToken = async (auth: OAuthConfig, key: TokenKey, stored: StoredRow | undefined) => {
     await assertResolvedAddressAllowed(new URL(tokenEndpointOf(auth)), guard, 'token endpoint');
     const config = configurationOf(auth);
-    if (stored?.refreshToken) {
+    if (stored?.refreshToken && stored.revision === auth.revision) {
       const obtainedAt = Date.now();
       try {
         const fresh = { ...(await runRefresh(auth, config, stored.refreshToken)), obtainedAt };

@@ -6,6 +6,8 @@ import type { TokenSet } from './run-grant.ts';
 export type TokenKey = { connectorId: string; usage: AuthUsage; revision: number; userId: string };
 
 export type StoredToken = TokenSet & { obtainedAt: number };
+/** A token as the store holds it, with the configuration revision it was obtained (or last refreshed) under. */
+export type StoredRow = StoredToken & { revision: number };
 
 /**
  * Tokens at rest in `connector_tokens`, access and refresh token sealed by the SecretBox. A token outlives the
@@ -14,7 +16,7 @@ export type StoredToken = TokenSet & { obtainedAt: number };
  * under the configuration of the day, replaces it.
  */
 export type TokenStore = {
-  read(key: TokenKey): Promise<StoredToken | undefined>;
+  read(key: TokenKey): Promise<StoredRow | undefined>;
   write(key: TokenKey, token: StoredToken): Promise<void>;
   /** Drops one user's tokens of a connector usage, whatever the revision (authorization code logout). */
   removeUser(connectorId: string, usage: AuthUsage, userId: string): Promise<void>;
@@ -38,6 +40,7 @@ export const createTokenStore = (database: Database, secrets: SecretBox): TokenS
         tokenType: row.tokenType,
         expiresAt: row.expiresAt.getTime(),
         obtainedAt: row.updatedAt.getTime(),
+        revision: row.revision,
       };
     } catch {
       // A row sealed with a key no longer configured is as good as no row: fetch a new token.
