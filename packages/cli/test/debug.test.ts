@@ -118,7 +118,8 @@ describe.runIf(chromiumAvailable)('connector-cli debug in Chromium', () => {
     const api = await startApi();
     const dir = join(tempDir('debug-data-'), 'stand-in-data');
     cpSync(join(EXAMPLES, 'stand-in-data'), dir, { recursive: true });
-    const debug = await startDebug([dir]);
+    // -w as the platform CLI's command lines give it (the page always runs connector.ts as it is).
+    const debug = await startDebug([dir, '-w']);
     const page = await browser.newPage();
     try {
       await page.goto(debug.url);
@@ -141,6 +142,14 @@ describe.runIf(chromiumAvailable)('connector-cli debug in Chromium', () => {
         body: JSON.stringify({ url: `${api.url}/x`, method: 'GET', headers: {}, body: null }),
       });
       expect(foreign.status).toBe(403);
+      // Nor another program on this machine, which sends no Origin at all.
+      const program = await fetch(new URL('/relay', debug.url), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${api.url}/x`, method: 'GET', headers: {}, body: null }),
+      });
+      expect(program.status).toBe(403);
+      expect(api.seen.map((s) => s.url)).not.toContain('/x');
     } finally {
       await page.close();
       await debug.stop();

@@ -84,6 +84,8 @@ export const prelude = String.raw`(function (host, platform, sdkVersion) {
   let connector;
 
   const describe = (error) => {
+    // QuickJS throws null when it cannot even allocate its out-of-memory error: the host reads null as the memory limit.
+    if (error === null) return null;
     if (error instanceof Error) {
       const status = error instanceof ConnectorHttpError || error.name === 'ConnectorHttpError' ? Number(error.status) : undefined;
       return { name: error.name, message: error.message, status };

@@ -348,6 +348,21 @@ describe('limits', () => {
     sandbox.dispose();
   });
 
+  it('stops a memory bomb at the default limit, where QuickJS runs out before it can make its error', async () => {
+    for (const body of [
+      `const a = []; const s = 'x'.repeat(1 << 20); for (;;) a.push(s + a.length);`,
+      `const a = []; for (;;) a.push({ i: a.length, s: 'y' + a.length });`,
+    ]) {
+      const sandbox = await load(connector(`getModel() { ${body} }`));
+      const error = await failure(sandbox.call('getModel', [{}]));
+      expect([error.code, error.message]).toEqual([
+        'MEMORY_LIMIT',
+        'the connector exceeded the memory limit of 64 MiB (RUNTIME_MEMORY_MB)',
+      ]);
+      sandbox.dispose();
+    }
+  });
+
   it('stops deep recursion', async () => {
     const sandbox = await load(connector(`getModel() { const f = (n) => f(n + 1) + 1; return f(0); }`));
     expect((await failure(sandbox.call('getModel', [{}]))).code).toBe('STACK_LIMIT');

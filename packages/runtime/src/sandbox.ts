@@ -58,7 +58,7 @@ type Vm = {
   control: QuickJSHandle;
 };
 
-type Outcome = { value?: unknown; missing?: boolean; error?: SandboxError };
+type Outcome = { value?: unknown; missing?: boolean; error?: SandboxError | null };
 
 const LOG_MESSAGE_MAX = 4096;
 

@@ -47,6 +47,7 @@ export const exportFile = async (file: string | undefined): Promise<void> => {
     process.stdout.write(text);
     return;
   }
-  await writeFile(file, text);
+  // Users' names and e-mail addresses: readable by the owner only, as the data folder is.
+  await writeFile(file, text, { mode: 0o600 });
   process.stderr.write(`Exported to ${file}.\n`);
 };

@@ -71,6 +71,15 @@ describe.each(await testBackends())('authentication and authorization on $name',
     }
   });
 
+  it('says which claim a token lacks and what it must hold', async () => {
+    const noAudience = await s.tp.issuer.sign({ sub: USERS.owner, roles: READ, audience: null });
+    const refused = await s.tp.call('/api/v1/subscriptions', { token: noAudience });
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token".*no aud claim/);
+    const problem = await expectProblem(refused, 401);
+    expect(problem.detail).toContain('must name the audience this API accepts');
+    expect(problem.detail).not.toContain('expire');
+  });
+
   it('reads a verified token however the scheme is spelled, and nothing appended to it', async () => {
     const token = await s.tp.issuer.sign({ sub: USERS.owner, roles: READ });
     const as = (authorization: string) => s.tp.call('/api/v1/subscriptions', { headers: { authorization } });

@@ -14,7 +14,8 @@ export type TestIssuer = {
     sub?: string;
     roles?: string[];
     scope?: string;
-    audience?: string;
+    /** A string, or none for a token without `aud`. */
+    audience?: string | null;
     issuer?: string;
     expiresIn?: number;
     /** No `exp` claim at all. */
@@ -56,8 +57,8 @@ export const startTestIssuer = async (audience = 'platform-api'): Promise<TestIs
       })
         .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
         .setIssuer(claims.issuer ?? url)
-        .setAudience(claims.audience ?? audience)
         .setIssuedAt(now - 5);
+      if (claims.audience !== null) jwt.setAudience(claims.audience ?? audience);
       if (!claims.noExpiry) jwt.setExpirationTime(now + (claims.expiresIn ?? 600));
       if (claims.sub !== undefined) jwt.setSubject(claims.sub);
       if (claims.notBefore !== undefined) jwt.setNotBefore(now + claims.notBefore);

@@ -103,10 +103,16 @@ export const createTokenVerifier = (options: {
   };
 };
 
+/** What to do about a claim the token lacks, for the claims a token must carry. */
+const missingClaim: Record<string, string> = {
+  exp: 'The token has no exp claim; tokens must expire.',
+  aud: "The token has no aud claim; it must name the audience this API accepts (AUTH_AUDIENCE, 'platform-api' by default).",
+};
+
 const describeJoseError = (error: unknown): string => {
   if (error instanceof joseErrors.JWTExpired) return 'The token has expired.';
   if (error instanceof joseErrors.JWTClaimValidationFailed && error.reason === 'missing')
-    return `The token has no ${error.claim} claim; tokens must expire.`;
+    return missingClaim[error.claim] ?? `The token has no ${error.claim} claim.`;
   if (error instanceof joseErrors.JWTClaimValidationFailed)
     return `The token's ${error.claim} claim is not accepted.`;
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'The token signature is not valid.';

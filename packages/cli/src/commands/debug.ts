@@ -9,7 +9,7 @@ import { addTargetOptions, requireOptions, type TargetOptions, targetOf } from '
 import { resolveToken } from '../token.ts';
 import type { RunAction } from './action.ts';
 
-type DebugOptions = TargetOptions & { port?: string };
+type DebugOptions = TargetOptions & { port?: string; watch?: boolean };
 
 /** Until SIGINT or SIGTERM. */
 const untilStopped = () =>
@@ -85,6 +85,9 @@ export const registerDebug = (program: Command, run: RunAction) =>
       )
       .argument('[project]', 'the connector project directory (default .)')
       .option('-p, --port <port>', 'port of the local page (default 3300; 0 picks a free one)')
+      // The page compiles connector.ts afresh each time it loads the connector: it always watches. Accepted so that
+      // the platform CLI's `debug -p 3300 -w` runs unchanged.
+      .option('-w, --watch', 'the page runs connector.ts as it is when the page is loaded (always on)')
       .option(
         '--connectorId <id>',
         'run fetches through the proxy of this published connector (needs -e and -b)',

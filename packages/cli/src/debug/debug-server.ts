@@ -63,13 +63,15 @@ const send = (res: ServerResponse, status: number, type: string, body: string | 
 /**
  * The local server of `connector-cli debug`: the page, its script (the runtime bundled for browsers), the
  * connector's module and project, and the relay its fetches go through. Loopback only; the page's origin is the
- * only caller the relay answers (a page of another origin cannot read it, and the Origin check refuses its POST).
+ * only caller the relay answers (a page of another origin cannot read it, and the Origin check refuses its POST, as
+ * it refuses a POST without Origin: another program on this machine).
  */
 export const startDebugServer = async (
   options: DebugServerOptions,
 ): Promise<{ url: string; server: Server }> => {
   const pageScript = new URL('./debug-page.js', import.meta.url);
-  let origin = '';
+  /** The page's own origins: as the banner prints it, and under the name `localhost`. */
+  const origins = new Set<string>();
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (req.method === 'GET' && path === '/')
@@ -81,7 +83,9 @@ export const startDebugServer = async (
     if (req.method === 'GET' && path === '/project.json')
       return send(res, 200, 'application/json', JSON.stringify({ ...options.project, via: options.via }));
     if (req.method === 'POST' && path === '/relay') {
-      if (req.headers.origin !== undefined && req.headers.origin !== origin)
+      // Browsers send Origin with every POST: a request without one is no page's but another program's, which must
+      // not get the relay (with --connectorId it carries the developer's token to the platform).
+      if (req.headers.origin === undefined || !origins.has(req.headers.origin))
         return send(
           res,
           403,
@@ -138,6 +142,6 @@ export const startDebugServer = async (
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  origin = `http://127.0.0.1:${port}`;
-  return { url: `${origin}/`, server };
+  origins.add(`http://127.0.0.1:${port}`).add(`http://localhost:${port}`);
+  return { url: `http://127.0.0.1:${port}/`, server };
 };
