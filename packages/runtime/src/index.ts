@@ -1,4 +1,5 @@
 export { checkScript } from './check-script.ts';
+export { timeLimit } from './classify.ts';
 export { keepEngineReady } from './engine.ts';
 export { isLimitError, RuntimeError, type RuntimeErrorCode, runtimeErrorCodes } from './errors.ts';
 export { urlForRecord } from './fetch-record.ts';

@@ -42,11 +42,15 @@ export type LoadParams = {
 };
 
 export type ConnectorSandbox = {
-  /** `callOptions` are laid over the published options for this call. */
+  /**
+   * `callOptions` are laid over the published options for this call. `deadline` (epoch ms) ends the call when the
+   * caller's wall time runs out, where that began before the call (a pool's queue); by default the time limit from now.
+   */
   call(
     method: ConnectorMethod,
     args: unknown[],
     callOptions?: Record<string, unknown>,
+    deadline?: number,
   ): Promise<InvocationResult>;
   dispose(): void;
 };
@@ -89,6 +93,7 @@ class Sandbox implements ConnectorSandbox {
     method: ConnectorMethod,
     args: unknown[],
     callOptions: Record<string, unknown> = {},
+    deadline?: number,
   ): Promise<InvocationResult> {
     return this.#serial(async () => {
       if (!connectorMethods.includes(method)) {
@@ -96,7 +101,7 @@ class Sandbox implements ConnectorSandbox {
       }
       const vm = await this.#ensureVm();
       const options = JSON.stringify({ ...this.#params.options, ...callOptions });
-      const invocation = this.#begin();
+      const invocation = this.#begin(deadline);
       try {
         const outcome = await this.#run(vm, invocation, (context) =>
           Scope.withScope((scope) =>
@@ -134,9 +139,9 @@ class Sandbox implements ConnectorSandbox {
     return next;
   }
 
-  #begin(): Invocation {
+  #begin(deadline = Date.now() + this.#limits.timeoutMs): Invocation {
     const invocation: Invocation = {
-      deadline: Date.now() + this.#limits.timeoutMs,
+      deadline,
       fetches: 0,
       pending: 0,
       fatal: undefined,

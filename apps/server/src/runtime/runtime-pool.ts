@@ -8,10 +8,10 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ConnectorRuntimePort, Invocation, InvocationOutcome } from '@platform/api';
 import { type AuthUsage, ServiceError } from '@platform/core';
-import { type HostFetch, RuntimeError, type RuntimeLimits } from '@platform/runtime';
+import { type HostFetch, RuntimeError, type RuntimeLimits, timeLimit } from '@platform/runtime';
 import type { Logger } from 'pino';
 import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
-import { ALIVE_INTERVAL_MS } from './worker-protocol.ts';
+import { ALIVE_INTERVAL_MS, CLAIM_CELLS, claimCellOf, POSTED, WITHDRAWN } from './worker-protocol.ts';
 
 export type RuntimePoolOptions = {
   limits: RuntimeLimits;
@@ -40,6 +40,8 @@ type Job = {
   message: Extract<ToWorker, { type: 'invoke' | 'check' }>;
   invocation: Invocation | undefined;
   resolve: (outcome: InvocationOutcome) => void;
+  /** performance.now() when the pool took it. */
+  submittedAt: number;
 };
 
 type Slot = {
@@ -74,6 +76,16 @@ const STUCK_GRACE_MS = 5_000;
  */
 const HELD_AFTER_MS = 3 * ALIVE_INTERVAL_MS;
 
+/**
+ * An invocation still running this long after its deadline is answered TIME_LIMIT by the pool itself: its sandbox
+ * ends it at the deadline, unless another sandbox holds the worker's thread then (a connector looping to its own,
+ * later deadline), and the caller must not wait for that one.
+ */
+const DEADLINE_GRACE_MS = 1_000;
+
+/** How often the pool looks for held workers, jobs past their deadline and stuck workers. */
+const WATCH_INTERVAL_MS = 250;
+
 const workerUrl = new URL(
   import.meta.url.endsWith('.ts') ? './runtime-worker.ts' : './runtime-worker.js',
   import.meta.url,
@@ -102,11 +114,24 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   const queueLimit = options.queueLimit ?? size * perWorker * 4;
   const queue: Job[] = [];
   const slots: Slot[] = [];
+  const claimBuffer = new SharedArrayBuffer(CLAIM_CELLS * Int32Array.BYTES_PER_ELEMENT);
+  const claims = new Int32Array(claimBuffer);
   let sequence = 0;
   let closed = false;
 
+  /** The time limit, answered by the pool: the job was never begun, or its sandbox cannot end it (its worker is held). */
+  const timedOut = (job: Job): InvocationOutcome => {
+    const { code, message } = timeLimit(options.limits.timeoutMs);
+    return {
+      result: undefined,
+      error: { code, message },
+      fetches: [],
+      durationMs: performance.now() - job.submittedAt,
+    };
+  };
+
   const spawn = (extra = false): Slot => {
-    const worker = newWorker({ limits: options.limits, maxIdle: perWorker });
+    const worker = newWorker({ limits: options.limits, maxIdle: perWorker, claims: claimBuffer });
     const slot: Slot = {
       worker,
       running: new Map(),
@@ -129,11 +154,26 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     pump();
   };
 
-  /** A stuck or dead worker: its invocations fail, a fresh worker takes its place. */
+  /**
+   * Takes back the jobs a worker was sent but has not begun (a sandbox holds its thread, or it died): they go back to
+   * the head of the queue, for another worker. A job begun stays: it runs exactly once.
+   */
+  const withdraw = (slot: Slot): void => {
+    const taken: Job[] = [];
+    for (const [id, job] of slot.running) {
+      if (Atomics.compareExchange(claims, claimCellOf(id), POSTED, WITHDRAWN) !== POSTED) continue;
+      slot.running.delete(id);
+      taken.push(job);
+    }
+    if (taken.length > 0) queue.unshift(...taken);
+  };
+
+  /** A stuck or dead worker: the jobs it has not begun go to another worker, the rest fail; a fresh one takes its place. */
   const replace = (slot: Slot, reason: string): void => {
     const index = slots.indexOf(slot);
     if (index < 0) return;
     slots.splice(index, 1);
+    withdraw(slot);
     for (const id of [...slot.running.keys()]) {
       finish(slot, id, failed({ code: 'CONNECTOR_ERROR', message: reason }));
     }
@@ -209,6 +249,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     for (const candidate of slots) {
       if (held(candidate, now)) {
         anyHeld = true;
+        withdraw(candidate);
         continue;
       }
       if (candidate.running.size < perWorker && (!best || candidate.running.size < best.running.size))
@@ -230,6 +271,10 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       const slot = pick();
       if (!slot) return;
       const job = queue.shift()!;
+      if (pastDeadline(job, Date.now())) {
+        job.resolve(timedOut(job));
+        continue;
+      }
       if (slot.running.size === 0) slot.lastHeard = performance.now();
       slot.running.set(job.message.id, job);
       post(slot, job.message);
@@ -238,6 +283,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
 
   /** Sends a job, leaving out a script the worker was already sent. */
   const post = (slot: Slot, message: Job['message']): void => {
+    Atomics.store(claims, claimCellOf(message.id), POSTED);
     if (message.type === 'check') {
       slot.worker.postMessage(message satisfies ToWorker);
       return;
@@ -266,7 +312,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       );
     }
     return new Promise((resolve) => {
-      queue.push({ message, invocation, resolve });
+      queue.push({ message, invocation, resolve, submittedAt: performance.now() });
       pump();
     });
   };
@@ -275,9 +321,20 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   const silenceLimit = options.limits.timeoutMs + STUCK_GRACE_MS;
   const watchdog = setInterval(() => {
     const now = performance.now();
+    const wallClock = Date.now();
     for (const slot of [...slots]) {
       if (slot.running.size > 0 && now - slot.lastHeard > silenceLimit)
         replace(slot, 'the runtime worker stopped answering');
+    }
+    for (const slot of slots) {
+      if (held(slot, now)) withdraw(slot);
+      for (const [id, job] of slot.running) {
+        if (pastDeadline(job, wallClock - DEADLINE_GRACE_MS)) finish(slot, id, timedOut(job));
+      }
+    }
+    for (const job of queue.filter((waiting) => pastDeadline(waiting, wallClock))) {
+      queue.splice(queue.indexOf(job), 1);
+      job.resolve(timedOut(job));
     }
     // Extra workers stop once idle and no worker is held any more.
     if (!slots.some((slot) => held(slot, now))) {
@@ -288,7 +345,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     }
     // Invocations that waited for a worker not held: one may have become free without ending a job.
     pump();
-  }, 1_000).unref();
+  }, WATCH_INTERVAL_MS).unref();
 
   return {
     invoke(invocation) {
@@ -303,6 +360,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
           method: invocation.method,
           args: invocation.args,
           callOptions: invocation.callOptions,
+          deadline: Date.now() + options.limits.timeoutMs,
         },
         invocation,
       );
@@ -326,6 +384,10 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     },
   };
 };
+
+/** Whether an invocation's wall time ran out by `at` (epoch ms); a check has no deadline of its own here. */
+const pastDeadline = (job: Job, at: number): boolean =>
+  job.message.type === 'invoke' && at > job.message.deadline;
 
 const failed = (error: NonNullable<InvocationOutcome['error']>): InvocationOutcome => ({
   result: undefined,

@@ -16,11 +16,15 @@ import {
   RuntimeError,
 } from '@platform/runtime';
 import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
-import { ALIVE_INTERVAL_MS } from './worker-protocol.ts';
+import { ALIVE_INTERVAL_MS, BEGUN, claimCellOf, POSTED } from './worker-protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('runtime-worker runs as a worker thread');
-const { limits, maxIdle } = workerData as WorkerData;
+const { limits, maxIdle, claims: claimBuffer } = workerData as WorkerData;
+const claims = new Int32Array(claimBuffer);
+/** False when the pool took the job back while this thread was held (it runs elsewhere): it is then left alone. */
+const begin = (id: number): boolean =>
+  Atomics.compareExchange(claims, claimCellOf(id), POSTED, BEGUN) === POSTED;
 
 /**
  * A lower scheduling priority than the event loop's, not the lowest. At nice 10 the scheduler weighs the event loop's
@@ -127,9 +131,17 @@ const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<v
   let slot: Slot | undefined;
   try {
     slot = await slotFor(message.key, script, message.options);
+    // Claimed only now, when nothing awaits before the sandbox runs: until then (the message waiting while another
+    // sandbox held this thread, the sandbox loading) the pool may have sent the invocation to another worker.
+    if (!begin(message.id)) return;
     slot.route.id = message.id;
     slot.route.fetches = [];
-    const result = await slot.sandbox.call(message.method, message.args, message.callOptions);
+    const result = await slot.sandbox.call(
+      message.method,
+      message.args,
+      message.callOptions,
+      message.deadline,
+    );
     const transfer = result.kind === 'binary' ? [result.bytes.buffer as ArrayBuffer] : [];
     send(
       {
@@ -177,7 +189,7 @@ port.on('message', (message: ToWorker) => {
   } else if (message.type === 'invoke') {
     started();
     void invoke(message).finally(ended);
-  } else {
+  } else if (begin(message.id)) {
     const begun = performance.now();
     started();
     checkScript(message.script, limits)

@@ -30,6 +30,8 @@ export type ToWorker =
       method: ConnectorMethod;
       args: unknown[];
       callOptions: Record<string, unknown>;
+      /** Epoch ms: the invocation's wall time runs from when the pool took it, waiting included. */
+      deadline: number;
     }
   | { type: 'check'; id: number; script: string }
   | { type: 'fetched'; fetchId: number; response?: HostFetchResponse; error?: WireError };
@@ -52,8 +54,23 @@ export type FromWorker =
 /** How often a worker with work says it is free to take more (its event loop turned). */
 export const ALIVE_INTERVAL_MS = 100;
 
+/** Cells of the claim table: a job's cell is its id modulo this (far more than jobs in flight at once). */
+export const CLAIM_CELLS = 4096;
+/** A job's cell: posted and not yet begun; begun by the worker; withdrawn by the pool (which sends it elsewhere). */
+export const POSTED = 0;
+export const BEGUN = 1;
+export const WITHDRAWN = 2;
+
+export const claimCellOf = (id: number): number => id % CLAIM_CELLS;
+
 export type WorkerData = {
   limits: RuntimeLimits;
+  /**
+   * Int32Array over a SharedArrayBuffer of CLAIM_CELLS: a worker begins a job only by moving its cell from POSTED to
+   * BEGUN, and the pool takes back a job stranded behind a sandbox that holds its worker only by moving it from POSTED
+   * to WITHDRAWN. One compare-and-swap each, so a job runs exactly once.
+   */
+  claims: SharedArrayBuffer;
   /** Idle sandboxes the worker keeps warm, all versions together. */
   maxIdle: number;
 };

@@ -22,24 +22,61 @@ describe('a runtime worker busy with looping connectors', () => {
 
 /**
  * CONTRACT: a connector that loops is stopped, and every other invocation carries on. A sandbox holds its worker's
- * thread until its deadline: the pool hears nothing from that worker and sends what comes next to another one.
+ * thread until its deadline: the pool hears nothing from that worker and sends what comes next to another one. What it
+ * handed the worker just before (not yet begun there) it takes back and sends on too; one the worker had begun is
+ * answered by its own deadline. No invocation waits for another's loop, and none runs past its own wall time.
  */
-describe('a runtime worker held by a looping connector', () => {
-  const pool = oneWorkerPool({ timeoutMs: 5_000 });
-  afterAll(() => pool.close());
+describe('invocations beside a connector that loops', () => {
+  const loopScript = 'export default class Loop { async getModel() { for (;;) {} } }';
 
-  it('leaves the next invocation to another worker, which answers before the loop ends', async () => {
-    const loop = invokeModel(pool, 'loop', 'export default class Loop { async getModel() { for (;;) {} } }');
-    // Long enough for the pool to miss the held worker's beats.
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    const quick = invokeModel(
-      pool,
-      'quick',
-      'export default class Quick { async getModel() { return { properties: [] }; } }',
-    );
-    const first = await Promise.race([quick.then(() => 'quick'), loop.then(() => 'loop')]);
-    expect(first).toBe('quick');
-    expect((await quick).error).toBeUndefined();
-    expect((await loop).error?.code).toBe('TIME_LIMIT');
+  it.each([
+    ["after the pool missed the held worker's beats", 600],
+    ['before the pool could tell the worker is held (taken back from it)', 50],
+  ])(
+    'a quick invocation sent %s answers before the loop ends',
+    async (_when, delayMs) => {
+      const pool = oneWorkerPool({ timeoutMs: 6_000 });
+      try {
+        const loop = invokeModel(pool, 'loop', loopScript);
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        const started = performance.now();
+        const quick = invokeModel(
+          pool,
+          'quick',
+          'export default class Quick { async getModel() { return { properties: [] }; } }',
+        );
+        const first = await Promise.race([quick.then(() => 'quick'), loop.then(() => 'loop')]);
+        expect(first).toBe('quick');
+        expect((await quick).error).toBeUndefined();
+        // Well before the loop's 6 s: within a few of the pool's checks and a worker's start.
+        expect(performance.now() - started).toBeLessThan(4_000);
+        expect((await loop).error?.code).toBe('TIME_LIMIT');
+      } finally {
+        await pool.close();
+      }
+    },
+    30_000,
+  );
+
+  it("answers TIME_LIMIT by an invocation's own deadline while a later loop holds its worker", async () => {
+    const pool = oneWorkerPool({ timeoutMs: 4_000 });
+    try {
+      const sleeper = invokeModel(
+        pool,
+        'sleeper',
+        'export default class Sleeper { async getModel() { await sleep(60000); } }',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      // Begun on the worker the sleeper waits in: it holds that thread until 7 s, past the sleeper's 4 s.
+      const loop = invokeModel(pool, 'loop', loopScript);
+      const first = await Promise.race([sleeper.then(() => 'sleeper'), loop.then(() => 'loop')]);
+      expect(first).toBe('sleeper');
+      const outcome = await sleeper;
+      expect(outcome.error?.code).toBe('TIME_LIMIT');
+      expect(outcome.durationMs).toBeGreaterThanOrEqual(4_000);
+      expect((await loop).error?.code).toBe('TIME_LIMIT');
+    } finally {
+      await pool.close();
+    }
   }, 30_000);
 });
