@@ -13,7 +13,8 @@ export type TargetOptions = {
   connectorId?: string;
   environment?: string;
   baseUrl?: string;
-  tenant?: string;
+  /** `true` for a bare `-t`, as the platform's CLI takes it (its default tenant). */
+  tenant?: string | true;
 };
 
 export const addConnectorIdOption = (command: Command, what: string): Command =>
@@ -43,10 +44,10 @@ export const addAuthUsageOption = (command: Command): Command =>
  * unchanged; this CLI's token does not depend on it (docs/connector-cli.md).
  */
 export const addTenantOption = (command: Command): Command =>
-  command.option('-t, --tenant <tenant>', 'accepted for the platform CLI: dev or prod; has no effect here');
+  command.option('-t, --tenant [tenant]', 'accepted for the platform CLI: dev or prod; has no effect here');
 
-export const checkTenant = (tenant: string | undefined): void => {
-  if (tenant === undefined || tenant === 'dev' || tenant === 'prod') return;
+export const checkTenant = (tenant: string | true | undefined): void => {
+  if (tenant === undefined || tenant === true || tenant === 'dev' || tenant === 'prod') return;
   throw new UsageError(`-t ${tenant} is not a tenant; use -t prod or -t dev, or leave it out`);
 };
 

@@ -177,6 +177,18 @@ describe('update', () => {
     expect(sent.json).toEqual({ enabled: false, name: 'Weather 2' });
   });
 
+  test('a bare -t, as the platform CLI takes it (its default tenant), also before another option', async () => {
+    for (const args of [
+      ['update', '--connectorId', ID, ...target(), '--enabled', 'true', '-t'],
+      ['update', '-t', '--connectorId', ID, ...target(), '--enabled', 'true'],
+    ]) {
+      const result = await runCli(args);
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(server.requests.at(-1)!.json).toEqual({ enabled: true });
+    }
+  });
+
   test('refuses what it cannot send, before any request', async () => {
     await refused([
       {
