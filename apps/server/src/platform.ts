@@ -35,6 +35,7 @@ import { guardConnections, trustedProxies } from './connection-guard.ts';
 import { loadConsole } from './console-route.ts';
 import { continueOnRead } from './continue-on-read.ts';
 import { sharedDevKeyStore } from './dev-key-store.ts';
+import { findHeaderFault } from './header-fault.ts';
 import { listenImportSocket } from './import-socket.ts';
 import { listenOn } from './listen-on.ts';
 import { listenMetrics } from './metrics-listener.ts';
@@ -404,6 +405,21 @@ const answerClientError = (error: Error & { code?: string }, socket: Socket) => 
       : status === 408
         ? 'The request headers did not arrive in time; send the request again.'
         : 'The request is not valid HTTP/1.1; check the request line, headers and body framing.';
-  const head = (error as { rawPacket?: Buffer }).rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
+  const rawPacket = (error as { rawPacket?: Buffer }).rawPacket;
+  const head = rawPacket?.toString('latin1', 0, 5) === 'HEAD ';
+  const fault = status === 400 ? findHeaderFault(rawPacket) : undefined;
+  if (fault) {
+    const what = fault.character === 'U+0000' ? 'U+0000 (NUL)' : `the control character ${fault.character}`;
+    answerRaw(
+      socket,
+      400,
+      `The header ${fault.name} contains ${what}, which no header value may hold; remove it.`,
+      {
+        head,
+        errors: { [fault.name]: [`contains ${what}`] },
+      },
+    );
+    return;
+  }
   answerRaw(socket, status, detail, { head });
 };

@@ -12,10 +12,10 @@ export const answerRaw = (
   socket: Socket,
   status: number,
   detail: string,
-  options: { head?: boolean; headers?: Record<string, string> } = {},
+  options: { head?: boolean; headers?: Record<string, string>; errors?: Record<string, string[]> } = {},
 ): void => {
   const body = JSON.stringify({
-    ...problem({ status, detail, traceId: randomBytes(16).toString('hex') }),
+    ...problem({ status, detail, traceId: randomBytes(16).toString('hex'), errors: options.errors }),
     title: STATUS_CODES[status],
   });
   const extra = Object.entries(options.headers ?? {})

@@ -91,6 +91,29 @@ describe('fuzz regressions', () => {
     expect(contractViolations(huge)).toEqual([]);
   });
 
+  it('names a header whose value holds U+0000 or another control character, though the HTTP parser refuses it', async () => {
+    for (const [name, value, character] of [
+      ['Authorization', 'Bearer a\0b', 'U+0000 (NUL)'],
+      ['traceparent', '00-\0', 'U+0000 (NUL)'],
+      ['X-Custom', 'bell\x07', 'the control character U+0007'],
+    ] as const) {
+      const reply = await rawExchange(
+        s.tp.url,
+        `GET /api/v1/info HTTP/1.1\r\nHost: x\r\n${name}: ${value}\r\n\r\n`,
+      );
+      expect(reply.status, name).toBe(400);
+      expect(contractViolations(reply)).toEqual([]);
+      const problem = JSON.parse(reply.body.toString()) as {
+        detail: string;
+        errors: Record<string, string[]>;
+      };
+      expect(problem.errors).toEqual({ [name]: [`contains ${character}`] });
+      expect(problem.detail).toBe(
+        `The header ${name} contains ${character}, which no header value may hold; remove it.`,
+      );
+    }
+  });
+
   it('answers an environment reference holding U+0000 with 400 naming it (was 500: invalid byte sequence for UTF8)', async () => {
     const token = await s.tp.token(USERS.owner, ['platform:read', 'platform:write']);
     for (const method of ['GET', 'DELETE']) {
