@@ -209,6 +209,13 @@ describe.each(await testBackends())('templates and tags on $name', (backend) => 
     expectFields(await call('GET', `${prod}/templates?limit=1&limit=2`, owner), ['limit']);
     expectFields(await call('GET', `${prod}/templates?tagId=a&tagId=b`, owner), ['tagId']);
     expectFields(await call('GET', `${prod}/templates?nextPageToken=garbage`, owner), ['nextPageToken']);
+    // Each message says what is wrong: given twice, or too long.
+    const twice = expectFields(await call('GET', `${prod}/templates?search=a&search=b`, owner), ['search']);
+    expect(twice.errors?.search).toEqual(['must be given once, as a single value']);
+    const long = expectFields(await call('GET', `${prod}/templates?search=${'x'.repeat(201)}`, owner), [
+      'search',
+    ]);
+    expect(long.errors?.search?.[0]).toContain('200');
     const forged = Buffer.from(JSON.stringify(['a', 'not-a-guid'])).toString('base64url');
     expectFields(await call('GET', `${prod}/templates?nextPageToken=${forged}`, owner), ['nextPageToken']);
   });

@@ -25,7 +25,13 @@ describe.each(await testBackends())('vision subject types and media on $name', (
     expect(types.map((t) => t.name).sort()).toEqual([...STANDARD_SUBJECT_TYPES].sort());
     const without = await call<{ subjectTypes: SubjectType[] }>('GET', `${base}/vision`, owner);
     expect(without.body.subjectTypes).toEqual(types);
-    expectFields(await call('GET', `${base}/vision?expand=everything`, owner), ['expand']);
+    const unknown = expectFields(await call('GET', `${base}/vision?expand=everything`, owner), ['expand']);
+    expect(unknown.errors?.expand).toEqual(['the only expansion is allSubjectTypes']);
+    const twice = expectFields(
+      await call('GET', `${base}/vision?expand=allSubjectTypes&expand=allSubjectTypes`, owner),
+      ['expand'],
+    );
+    expect(twice.errors?.expand).toEqual(['must be given once, as a single value']);
 
     const dev = await s.tp.database.db.query.environments.findFirst({
       where: eq(schema.environments.guid, ENV_DEV),

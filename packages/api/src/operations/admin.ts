@@ -30,7 +30,7 @@ import { listSubscriptions } from '../services/subscriptions/list.ts';
 import { getSubscriptionRenders } from '../services/subscriptions/renders.ts';
 import { getSubscriptionUser } from '../services/users/get.ts';
 import { listSubscriptionUsers } from '../services/users/list.ts';
-import { checkedByService, singleQueryValue } from './input.ts';
+import { checkedByService, GIVEN_ONCE, singleQueryValue } from './input.ts';
 import { defineOperation } from './operation.ts';
 
 const ImportSummary = z
@@ -56,7 +56,7 @@ const optionalQuery = (description: string) => singleQueryValue().optional().des
  */
 const renderParameter = <T>(schema: Record<string, unknown>, description: string) =>
   z
-    .custom<T>((value) => !Array.isArray(value), { error: 'must be given once, as a single value' })
+    .custom<T>((value) => !Array.isArray(value), { error: GIVEN_ONCE })
     .transform((value): unknown => value)
     .meta(schema)
     .describe(description)

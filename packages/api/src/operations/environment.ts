@@ -62,7 +62,7 @@ import { listTemplates } from '../services/templates/list.ts';
 import { setTemplateTags } from '../services/templates/set-tags.ts';
 import { updateTemplate } from '../services/templates/update.ts';
 import { getVision } from '../services/vision/get.ts';
-import { singleQueryValue } from './input.ts';
+import { GIVEN_ONCE, singleQueryValue } from './input.ts';
 import { defineOperation } from './operation.ts';
 
 /** The environment API (docs/environment-api.md). */
@@ -507,7 +507,10 @@ export const environmentOperations = [
     params: environmentParams,
     query: z.object({
       expand: z
-        .enum(['allSubjectTypes'], { error: 'the only expansion is allSubjectTypes' })
+        .enum(['allSubjectTypes'], {
+          error: (issue) =>
+            Array.isArray(issue.input) ? GIVEN_ONCE : 'the only expansion is allSubjectTypes',
+        })
         .optional()
         .describe('allSubjectTypes (the default and only expansion).'),
     }),

@@ -132,7 +132,15 @@ export const parseInput = (operation: AnyOperation, raw: RawRequest): Record<str
 };
 
 /** A query value that must appear at most once: repeated keys arrive as arrays and are rejected by name. */
-export const singleQueryValue = () => z.string({ error: 'must be given once, as a single value' });
+/** What a query parameter given twice (`?a=1&a=2`, read as an array) is told. */
+export const GIVEN_ONCE = 'must be given once, as a single value';
+
+/**
+ * A query parameter read as one string. Only a value of another type (a repeated parameter) gets GIVEN_ONCE: the
+ * checks chained on it (`.max(200)`) keep their own messages.
+ */
+export const singleQueryValue = () =>
+  z.string({ error: (issue) => (issue.code === 'invalid_type' ? GIVEN_ONCE : undefined) });
 
 /**
  * Parameters that are required although their schema lets an absent value through, because the service judges
