@@ -499,6 +499,37 @@ describe.each(backends)('token endpoint behaviour on $name', (backend) => {
     expect(tokens.requests).toHaveLength(requested);
   });
 
+  it('in process: a fetch refused for want of a login names its host as well', async () => {
+    const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });
+    await setAuth(database, secrets, id, 'browser', 'oAuth2AuthorizationCode', {
+      clientId: 'code-client',
+      clientSecret: 'code-secret-1234',
+      authorizationServerMetadata: {
+        authorization_endpoint: `${target.url}/authorize`,
+        token_endpoint: `${target.url}/token`,
+        token_endpoint_auth_methods_supported: ['client_secret_basic'],
+      },
+    });
+    const fetch = harness.proxy.fetchFor(
+      {
+        environmentId,
+        connectorId: id,
+        caller: { userId: 'auth0|alice', roles: new Set(['platform:read']) },
+      },
+      'browser',
+    );
+    const refused = await fetch(
+      { url: `${target.url}/items`, method: 'GET', headers: {}, body: undefined, maxResponseBytes: 1024 },
+      new AbortController().signal,
+    ).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'FETCH_REFUSED' });
+    expect((refused as Error).message).toMatch(
+      new RegExp(
+        `^The fetch to ${new URL(target.url).host} was refused: No OAuth 2\\.0 authorization code login`,
+      ),
+    );
+  });
+
   it('a refresh token of an earlier configuration never goes to the token endpoint of the day', async () => {
     tokens.rotateRefreshTokens = true;
     const id = await insertConnector(database, { allowedDomains: ['127.0.0.1'] });

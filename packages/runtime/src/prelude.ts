@@ -5,7 +5,7 @@
  * reachable from the global object. Values cross the boundary as JSON strings, so no host object ever enters.
  *
  * Evaluating the prelude yields a function `(host, platform, sdkVersion) => control`; the host keeps `control`:
- * `load(moduleNamespace)` builds the connector, `call(method, argsJson, optionsJson)` runs one method and resolves to a
+ * `load(moduleNamespace, optionsJson)` builds the connector with the published options, `call(method, argsJson, optionsJson)` runs one method and resolves to a
  * JSON string `{value}` | `{missing: true}` | `{error: {name, message, status}}`.
  */
 export const prelude = String.raw`(function (host, platform, sdkVersion) {
@@ -94,7 +94,9 @@ export const prelude = String.raw`(function (host, platform, sdkVersion) {
   };
 
   return Object.freeze({
-    load(namespace) {
+    load(namespace, optionsJson) {
+      // The constructor already sees the published options (each call then lays its own over them).
+      Object.assign(options, JSON.parse(optionsJson));
       const Default = namespace.default;
       if (typeof Default !== 'function' || Default.prototype === undefined) return JSON.stringify({ missing: true });
       try {

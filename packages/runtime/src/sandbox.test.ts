@@ -74,6 +74,18 @@ describe('a connector in the sandbox', () => {
     sandbox.dispose();
   });
 
+  it('hands the constructor the published options (connectors read their base URL there)', async () => {
+    const sandbox = await load(`export default class Connector {
+      constructor(runtime) { this.base = runtime.options.base; this.seen = { ...runtime.options }; }
+      getModel() { return { base: this.base, seen: this.seen }; }
+    }`);
+    expect(await sandbox.call('getModel', [{}], { extra: 'x' })).toEqual({
+      kind: 'json',
+      value: { base: 'https://api.example.test', seen: { base: 'https://api.example.test' } },
+    });
+    sandbox.dispose();
+  });
+
   it('sees the SDK globals and no host objects', async () => {
     const sandbox = await load(
       connector(`getModel() {

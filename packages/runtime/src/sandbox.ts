@@ -258,7 +258,14 @@ class Sandbox implements ConnectorSandbox {
       state.error.dispose();
       throw new RuntimeError('SCRIPT_INVALID', `the script does not load: ${String(described.message)}`);
     }
-    return state.value.consume((namespace) => context.callMethod(control, 'load', [namespace]));
+    return state.value.consume((namespace) =>
+      Scope.withScope((scope) =>
+        context.callMethod(control, 'load', [
+          namespace,
+          scope.manage(context.newString(JSON.stringify(this.#params.options))),
+        ]),
+      ),
+    );
   }
 
   /**

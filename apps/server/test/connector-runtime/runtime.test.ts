@@ -20,6 +20,7 @@ import { dataConnector, hostileConnectors, mediaConnector, notAModule } from './
 
 const STATIC_KEY = 'table-api-key-5f2c91';
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+const LATIN1_BYTES = Buffer.from([0x41, 0xe9, 0xff, 0xfe, 0x00, 0x42]);
 const owner = { user: USERS.owner };
 const server = { user: USERS.contentUser, roles: ['platform:read', 'connector:server'] };
 
@@ -44,6 +45,11 @@ const startStandIn = async (): Promise<Listening & { seen: Seen[] }> => {
     if (asset) {
       if (asset[1] === 'a404') return json(res, 404, { error: 'gone' });
       return json(res, 200, { id: asset[1], name: `Asset ${asset[1]}`, kind: 'photo', width: 640 });
+    }
+    if (url.pathname === '/files/latin1') {
+      // Text whose bytes are not UTF-8, typed without a charset.
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      return res.end(LATIN1_BYTES);
     }
     if (url.pathname.startsWith('/files/')) {
       res.writeHead(200, { 'content-type': 'image/png' });
@@ -84,6 +90,15 @@ describe.each(await testBackends())(
           ...(body === undefined ? {} : { body }),
         },
       );
+
+    /** `media/download` as the raw HTTP answer: its bytes and headers, not JSON. */
+    const downloadBytes = async (id: string, body: { id: string; previewType: string; intent: string }) =>
+      tp.call(`${connectorsPath}/${id}/media/download`, {
+        method: 'POST',
+        token: await tokenOf(server),
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
 
     const publish = async (script: string, overrides: Record<string, unknown> = {}): Promise<string> => {
       const reply = await rest<{ id: string }>('POST', connectorsPath, {
@@ -161,12 +176,7 @@ describe.each(await testBackends())(
       expectStatus(missing, 502);
       expect(missing.body).toMatchObject({ code: 'CONNECTOR_HTTP_ERROR', connectorStatus: 404 });
 
-      const download = await tp.call(`${connectorsPath}/${id}/media/download`, {
-        method: 'POST',
-        token: await tokenOf(server),
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ id: 'a1', previewType: 'thumbnail', intent: 'web' }),
-      });
+      const download = await downloadBytes(id, { id: 'a1', previewType: 'thumbnail', intent: 'web' });
       expect(download.status).toBe(200);
       expect(download.headers.get('content-type')).toBe('image/png');
       // The upstream's bytes under the platform's origin carry what a proxied response carries.
@@ -198,6 +208,11 @@ describe.each(await testBackends())(
       ]);
       expect(responses.join('\n')).not.toContain(token);
       expect(responses.join('\n')).not.toContain(oidcClients.clientCredentials.secret);
+      // The upstream's content type exactly: no charset added to a text type whose bytes are not UTF-8.
+      const text = await downloadBytes(id, { id: 'latin1', previewType: 'original', intent: 'print' });
+      expect(text.status).toBe(200);
+      expect(text.headers.get('content-type')).toBe('text/plain');
+      expect(Buffer.from(await text.arrayBuffer())).toEqual(LATIN1_BYTES);
     });
 
     it("records a failed token request in the activity with the provider's answer", async () => {

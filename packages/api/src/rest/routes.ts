@@ -61,12 +61,10 @@ export const operationHandler = (deps: AppDeps, operation: AnyOperation) => {
     if (operation.produces === 'application/octet-stream') {
       const answer = output as BinaryAnswer;
       // An upstream's bytes under the platform's origin, as through the proxy: never a page that runs (an SVG's
-      // script), never read as another type than the upstream's.
-      (res as Response)
-        .status(operation.status)
-        .set(proxiedResponseHeaders)
-        .type(answer.contentType)
-        .send(Buffer.from(answer.bytes));
+      // script), never read as another type than the upstream's. The type is set as the upstream sent it: Express's
+      // own setter would add a charset to a text type (`text/plain; charset=utf-8`) that the bytes may not be in.
+      res.setHeader('Content-Type', answer.contentType);
+      (res as Response).status(operation.status).set(proxiedResponseHeaders).send(Buffer.from(answer.bytes));
       return;
     }
     res.statusCode = operation.status;

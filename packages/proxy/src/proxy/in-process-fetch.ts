@@ -90,7 +90,11 @@ export const createInProcessFetch =
         error.code !== 'UPSTREAM_FAILED' &&
         error.code !== 'UPSTREAM_TIMEOUT'
       ) {
-        throw new RuntimeError('FETCH_REFUSED', error.message, { cause: error });
+        // Named by its host like every refusal (a missing login, a token the provider refused): the connector may
+        // fetch from several.
+        throw new RuntimeError('FETCH_REFUSED', `The fetch to ${url.host} was refused: ${error.message}`, {
+          cause: error,
+        });
       }
       throw error;
     }
