@@ -335,6 +335,31 @@ describe.each(backends)('proxy requests on $name', (backend) => {
       new AbortController().signal,
     );
     expect(custom).toMatchObject({ status: 503, statusText: 'Custom Msg' });
+    // The connector reads what its API answers (paging links, cursors, counters), which a browser on the platform's
+    // origin does not get; hop-by-hop headers stay with the hop.
+    target.routes.set('/paged', (_req, res) => {
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        link: '<https://api.example/items?page=2>; rel="next"',
+        'x-next-cursor': 'c2',
+        'set-cookie': ['a=1', 'b=2'],
+        connection: 'keep-alive, x-hop',
+        'x-hop': 'dropped',
+      });
+      res.end('[]');
+    });
+    const paged = await inProcess(id)(
+      { url: `${target.url}/paged`, method: 'GET', headers: {}, body: undefined, maxResponseBytes: 1024 },
+      new AbortController().signal,
+    );
+    expect(paged.headers).toMatchObject({
+      link: '<https://api.example/items?page=2>; rel="next"',
+      'x-next-cursor': 'c2',
+      'set-cookie': 'a=1, b=2',
+    });
+    expect(Object.keys(paged.headers)).not.toContain('x-hop');
+    expect(Object.keys(paged.headers)).not.toContain('connection');
+    expect(Object.keys(paged.headers)).not.toContain('content-security-policy');
   });
 
   it('in process: a host outside allowedDomains and an oversized body are refused with typed errors', async () => {

@@ -131,6 +131,23 @@ const forwardedResponseHeaders = new Set([
   'x-ratelimit-reset',
 ]);
 
+/**
+ * The target's response headers as a connector's `runtime.fetch` sees them: all of them but the hop-by-hop ones, each
+ * as one value. The allow-list of `responseHeaders` guards pages served from the platform's origin in a browser;
+ * a connector is no such page, and it reads what its API answers (`Link` and cursor headers for paging, its own
+ * `x-*` counters).
+ */
+export const connectorResponseHeaders = (headers: IncomingHttpHeaders): Record<string, string> => {
+  const dropped = namesIn(headers.connection);
+  const out: Record<string, string> = {};
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || hopByHop.has(name) || dropped.has(name)) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+};
+
 /** The target's response headers as the caller may see them, and the proxy's own. */
 export const responseHeaders = (headers: IncomingHttpHeaders): OutgoingHeaders => {
   const dropped = namesIn(headers.connection);

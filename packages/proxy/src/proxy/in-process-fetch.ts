@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
-import { type AuthUsage, ForbiddenError, proxiedResponseHeaders, ServiceError } from '@platform/core';
+import { type AuthUsage, ForbiddenError, ServiceError } from '@platform/core';
 import { type HostFetch, type HostFetchRequest, RuntimeError } from '@platform/runtime';
+import { connectorResponseHeaders } from './header-filter.ts';
 import type { ExchangeCaller, ProxyExchange } from './proxy-exchange.ts';
 import type { RequestBody } from './request-body.ts';
 import { ResponseTooLargeError } from './upstream-exchange.ts';
@@ -31,9 +32,6 @@ const bodyOf = (body: HostFetchRequest['body']): RequestBody => {
   return { kind: 'buffered', data };
 };
 
-/** The platform's own protections for pages served from its origin mean nothing to a connector. */
-const ownHeaders = new Set(Object.keys(proxiedResponseHeaders));
-
 /**
  * The in-process adapter of the proxy exchange: a connector's `runtime.fetch` on the server, with the same checks,
  * header rules, credential injection and 401 retry as the HTTP proxy route. A refusal (allowedDomains, a private
@@ -61,10 +59,9 @@ export const createInProcessFetch =
         forwardedFrom: undefined,
       });
       const body = await response.body.collect(request.maxResponseBytes, signal);
-      const responseHeaders: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.headers)) {
-        if (!ownHeaders.has(name)) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
-      }
+      const responseHeaders = connectorResponseHeaders(response.body.headers);
+      const unauthorized = response.headers['x-grafx-unauthorized'];
+      if (typeof unauthorized === 'string') responseHeaders['x-grafx-unauthorized'] = unauthorized;
       return {
         status: response.status,
         // The target's own phrase, as Fetch gives it; HTTP/2 has none, and then the standard one stands in.
