@@ -5,7 +5,18 @@ import { dateTime, uuid } from './scalars.ts';
 export const TagRef = z.strictObject({ id: uuid(), name: z.string() }).meta({ id: 'Tag' });
 export type TagRef = z.infer<typeof TagRef>;
 
-export const TagBody = z.strictObject({ name: z.string().trim().min(1).max(100) }).meta({ id: 'TagBody' });
+/** A name as it is stored: surrounding whitespace removed first, then 1 to `max` characters. */
+const trimmedName = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .describe(
+      `Surrounding whitespace is removed before it is checked and stored; then 1 to ${max} characters.`,
+    );
+
+export const TagBody = z.strictObject({ name: trimmedName(100) }).meta({ id: 'TagBody' });
 
 export const Template = z
   .strictObject({
@@ -66,11 +77,11 @@ export const TemplateContent = z
   .meta({ id: 'TemplateContent', description: 'The template document: any JSON value, at most 5 MiB.' });
 
 export const CreateTemplateBody = z
-  .strictObject({ name: z.string().trim().min(1).max(200), content: TemplateContent.optional() })
+  .strictObject({ name: trimmedName(200), content: TemplateContent.optional() })
   .meta({ id: 'CreateTemplateBody' });
 export const UpdateTemplateBody = z
   .strictObject({
-    name: z.string().trim().min(1).max(200).optional(),
+    name: trimmedName(200).optional(),
     content: TemplateContent.optional(),
   })
   .meta({ id: 'UpdateTemplateBody' });
@@ -83,9 +94,7 @@ export const VisionResponse = z
   .strictObject({ subjectTypes: z.array(SubjectType) })
   .meta({ id: 'VisionResponse' });
 
-export const MediaBody = z
-  .strictObject({ name: z.string().trim().min(1).max(200) })
-  .meta({ id: 'MediaBody' });
+export const MediaBody = z.strictObject({ name: trimmedName(200) }).meta({ id: 'MediaBody' });
 export const Media = z.strictObject({ id: uuid(), name: z.string() }).meta({ id: 'Media' });
 
 export const MediaSubjectType = z
