@@ -268,13 +268,15 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
 
   const pump = (): void => {
     while (queue.length > 0) {
+      // Past its deadline already: answered here, before a worker is picked (or started) for it.
+      if (pastDeadline(queue[0]!, Date.now())) {
+        const late = queue.shift()!;
+        late.resolve(timedOut(late));
+        continue;
+      }
       const slot = pick();
       if (!slot) return;
       const job = queue.shift()!;
-      if (pastDeadline(job, Date.now())) {
-        job.resolve(timedOut(job));
-        continue;
-      }
       if (slot.running.size === 0) slot.lastHeard = performance.now();
       slot.running.set(job.message.id, job);
       post(slot, job.message);
@@ -329,7 +331,10 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     for (const slot of slots) {
       if (held(slot, now)) withdraw(slot);
       for (const [id, job] of slot.running) {
-        if (pastDeadline(job, wallClock - DEADLINE_GRACE_MS)) finish(slot, id, timedOut(job));
+        if (!pastDeadline(job, wallClock - DEADLINE_GRACE_MS)) continue;
+        // Not begun yet: the worker must not begin it once it is free (its caller has the answer already).
+        Atomics.compareExchange(claims, claimCellOf(id), POSTED, WITHDRAWN);
+        finish(slot, id, timedOut(job));
       }
     }
     for (const job of queue.filter((waiting) => pastDeadline(waiting, wallClock))) {
