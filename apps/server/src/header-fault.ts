@@ -1,3 +1,5 @@
+import { HEADER_NAME_TOKEN } from '@platform/core';
+
 /** A header field of a request's head that holds a character no field value may (RFC 9110 §5.5), and which one. */
 export type HeaderFault = { name: string; character: string };
 
@@ -18,7 +20,7 @@ export const findHeaderFault = (raw: Buffer | undefined): HeaderFault | undefine
     const colon = line.indexOf(':');
     if (colon <= 0) continue;
     const name = line.slice(0, colon);
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) continue;
+    if (!HEADER_NAME_TOKEN.test(name)) continue;
     for (let i = colon + 1; i < line.length; i++) {
       const code = line.charCodeAt(i);
       if (isForbidden(code))

@@ -5,8 +5,9 @@
  * reachable from the global object. Values cross the boundary as JSON strings, so no host object ever enters.
  *
  * Evaluating the prelude yields a function `(host, platform, sdkVersion) => control`; the host keeps `control`:
- * `load(moduleNamespace, optionsJson)` builds the connector with the published options, `call(method, argsJson, optionsJson)` runs one method and resolves to a
- * JSON string `{value}` | `{missing: true}` | `{error: {name, message, status}}`.
+ * `load(moduleNamespace, optionsJson)` builds the connector with the published options, `call(method, argsJson,
+ * optionsJson)` runs one method and resolves to a JSON string `{value}` | `{missing: true}` |
+ * `{error: {name, message, status}}`.
  */
 export const prelude = String.raw`(function (host, platform, sdkVersion) {
   'use strict';

@@ -131,13 +131,13 @@ export const parseInput = (operation: AnyOperation, raw: RawRequest): Record<str
   return input;
 };
 
-/** A query value that must appear at most once: repeated keys arrive as arrays and are rejected by name. */
 /** What a query parameter given twice (`?a=1&a=2`, read as an array) is told. */
 export const GIVEN_ONCE = 'must be given once, as a single value';
 
 /**
- * A query parameter read as one string. Only a value of another type (a repeated parameter) gets GIVEN_ONCE: the
- * checks chained on it (`.max(200)`) keep their own messages.
+ * A query value that must appear at most once: repeated keys arrive as arrays and are rejected by name. Only a value
+ * of another type (a repeated parameter) gets GIVEN_ONCE: the checks chained on it (`.max(200)`) keep their own
+ * messages.
  */
 export const singleQueryValue = () =>
   z.string({ error: (issue) => (issue.code === 'invalid_type' ? GIVEN_ONCE : undefined) });

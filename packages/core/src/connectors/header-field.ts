@@ -18,12 +18,15 @@ const REFUSED_NAMES = new Set([
   'upgrade',
 ]);
 
+/** An HTTP header name: an RFC 9110 token. */
+export const HEADER_NAME_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 /** A header name a connector may configure (docs/connector-auth.md): an RFC 9110 token, not one the proxy owns. */
 export const HeaderName = z
   .string()
   .min(1)
   .max(256)
-  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "an HTTP header name: letters, digits and !#$%&'*+.^_`|~-")
+  .regex(HEADER_NAME_TOKEN, "an HTTP header name: letters, digits and !#$%&'*+.^_`|~-")
   .refine((name) => {
     const lower = name.toLowerCase();
     return !REFUSED_NAMES.has(lower) && !lower.startsWith('proxy-') && !lower.startsWith('x-grafx-');
