@@ -18,9 +18,9 @@ export type StartedServer = {
 
 /**
  * `platform-server start` as `npm start` runs it (embedded database, demo data, development issuer) on a free port
- * and a fresh data folder; resolves once the banner is printed.
+ * and a fresh data folder, with `env` laid over its environment; resolves once the banner is printed.
  */
-export const startServer = async (): Promise<StartedServer> => {
+export const startServer = async (env: Record<string, string> = {}): Promise<StartedServer> => {
   const dataDir = await mkdtemp(join(tmpdir(), 'console-test-'));
   const child: ChildProcess = spawn(process.execPath, [bin, 'start'], {
     env: {
@@ -30,6 +30,7 @@ export const startServer = async (): Promise<StartedServer> => {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_SECOND: '0',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

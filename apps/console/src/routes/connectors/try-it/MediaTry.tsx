@@ -1,102 +1,264 @@
-import type { ConnectorMethod, InvocationResult } from '@platform/runtime';
-import { useEffect, useId, useState } from 'react';
-import { usePaging } from './paging.tsx';
-import { messageOf } from './use-sandbox.ts';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type Downloaded, DownloadView, useDownloadUrl } from './DownloadView.tsx';
+import { FailureNote } from './FailureNote.tsx';
+import { CallFailure } from './failure.ts';
+import {
+  browseContext,
+  browseOptions,
+  collectionOf,
+  isFolder,
+  type MediaCapabilities,
+  type MediaItem,
+  nextPageToken,
+  segmentsOf,
+} from './studio-calls.ts';
+import { Upload } from './Upload.tsx';
+import type { Call } from './use-sandbox.ts';
 
-type Call = (method: ConnectorMethod, args: unknown[]) => Promise<InvocationResult>;
-type Media = { id: string; name: string; relativePath?: string; extension?: string };
-type MediaPage = { pageSize: number; data: Media[]; links?: { nextPage?: string } };
+type Props = { call: Call; capabilities: MediaCapabilities; context: Record<string, unknown> };
 
-const objectUrl = (result: InvocationResult): string | undefined =>
-  result.kind === 'binary'
-    ? URL.createObjectURL(new Blob([result.bytes as BlobPart], { type: result.contentType }))
-    : undefined;
+/** Where the browser is: the folder's path segments, the names of the folders opened to get there, a search. */
+type Place = { segments: string[]; crumbs: string[]; search: string };
+type Page = { items: MediaItem[]; next: string; number: number };
 
-/** One media of the grid: its thumbnail downloaded through the connector, then shown. */
-const Thumbnail = ({ media, call, onOpen }: { media: Media; call: Call; onOpen: (media: Media) => void }) => {
-  const [src, setSrc] = useState<string>();
-  const [error, setError] = useState<string>();
+const ROOT: Place = { segments: [], crumbs: [], search: '' };
+
+const binary = (result: Awaited<ReturnType<Call>>): Downloaded | undefined =>
+  result.kind === 'binary' ? result : undefined;
+
+const fileName = (item: MediaItem) =>
+  item.extension && !item.name.toLowerCase().endsWith(`.${item.extension.toLowerCase()}`)
+    ? `${item.name}.${item.extension}`
+    : item.name;
+
+/** A file of the grid: its `mediumres` picture, downloaded as Studio's media browser does. */
+const Picture = ({
+  item,
+  call,
+  context,
+}: {
+  item: MediaItem;
+  call: Call;
+  context: Record<string, unknown>;
+}) => {
+  const [downloaded, setDownloaded] = useState<Downloaded>();
+  const [failed, setFailed] = useState(false);
   useEffect(() => {
-    let url: string | undefined;
     let gone = false;
-    call('download', [media.id, 'thumbnail', 'web', {}]).then(
+    call('download', [item.id, 'mediumres', 'web', context]).then(
       (result) => {
-        url = objectUrl(result);
-        if (gone && url) URL.revokeObjectURL(url);
-        else setSrc(url);
+        if (!gone) setDownloaded(binary(result));
       },
-      (failure: unknown) => {
-        if (!gone) setError(messageOf(failure));
+      () => {
+        if (!gone) setFailed(true);
       },
     );
     return () => {
       gone = true;
-      if (url) URL.revokeObjectURL(url);
     };
-  }, [media.id, call]);
+  }, [item.id, call, context]);
+  const { display, url } = useDownloadUrl(downloaded);
+  if (failed) return <span className="thumb-empty">Unable to load</span>;
+  if (!downloaded || !url) return <span className="thumb-empty">Loading…</span>;
+  if (display?.as !== 'image')
+    return <span className="thumb-empty">{downloaded.contentType || 'a file'}: not drawn here</span>;
+  return <img src={url} alt="" />;
+};
+
+/** A file's detail, and its downloads of each preview type and intent on request. */
+const Detail = ({
+  item,
+  call,
+  context,
+}: {
+  item: MediaItem;
+  call: Call;
+  context: Record<string, unknown>;
+}) => {
+  const id = useId();
+  const [detail, setDetail] = useState<unknown>();
+  const [failure, setFailure] = useState<unknown>();
+  const [previewType, setPreviewType] = useState('highres');
+  const [intent, setIntent] = useState('web');
+  const [downloaded, setDownloaded] = useState<Downloaded>();
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    let gone = false;
+    setDetail(undefined);
+    setFailure(undefined);
+    setDownloaded(undefined);
+    call('detail', [item.id, context]).then(
+      (result) => {
+        if (!gone) setDetail(result.kind === 'json' ? result.value : undefined);
+      },
+      (error: unknown) => {
+        if (!gone) setFailure(error);
+      },
+    );
+    return () => {
+      gone = true;
+    };
+  }, [item.id, call, context]);
+  const download = async () => {
+    setBusy(true);
+    setFailure(undefined);
+    setDownloaded(undefined);
+    try {
+      setDownloaded(binary(await call('download', [item.id, previewType, intent, context])));
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
-    <li>
-      <button
-        type="button"
-        className="thumb"
-        onClick={() => onOpen(media)}
-        aria-label={`Details of ${media.name}`}
+    <section aria-label={`Detail of ${item.name}`} className="try-detail">
+      <h5>{item.name}</h5>
+      {detail !== undefined && <pre>{JSON.stringify(detail, null, 2)}</pre>}
+      <form
+        className="try-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void download();
+        }}
       >
-        {src ? (
-          <img src={src} alt={media.name} />
-        ) : (
-          <span className="thumb-empty">{error ?? 'Loading…'}</span>
-        )}
-        <span className="thumb-name">{media.name}</span>
-      </button>
-    </li>
+        <label htmlFor={`${id}-type`}>Preview type</label>
+        <select id={`${id}-type`} value={previewType} onChange={(e) => setPreviewType(e.target.value)}>
+          <option value="highres">highres</option>
+          <option value="fullres">fullres</option>
+        </select>
+        <label htmlFor={`${id}-intent`}>Intent</label>
+        <select id={`${id}-intent`} value={intent} onChange={(e) => setIntent(e.target.value)}>
+          <option value="web">web</option>
+          <option value="print">print</option>
+          <option value="animation">animation</option>
+        </select>
+        <button type="submit" disabled={busy}>
+          Download
+        </button>
+      </form>
+      {failure !== undefined && <FailureNote failure={failure} kind="media" />}
+      {downloaded && <DownloadView downloaded={downloaded} name={fileName(item)} />}
+    </section>
   );
 };
 
-/** Query, detail and download of a media connector, run in this browser through the proxy. */
-export const MediaTry = ({ call }: { call: Call }) => {
+/** One asset by id, as Studio resolves an image variable: query by filter (or detail), then its thumbnail. */
+const LookUp = ({ call, capabilities }: { call: Call; capabilities: MediaCapabilities }) => {
   const id = useId();
-  const [search, setSearch] = useState('');
-  const [selected, setSelected] = useState<{
-    media: Media;
-    detail?: unknown;
-    picture?: string;
-    error?: string;
-  }>();
-  const paging = usePaging(
-    async (pageToken) => {
-      const options = {
-        filter: search ? [search] : null,
-        collection: null,
-        pageToken,
-        pageSize: 12,
-        sortBy: null,
-        sortOrder: null,
-      };
-      const result = await call('query', [options, {}]);
-      return result.kind === 'json' ? (result.value as MediaPage) : { pageSize: 0, data: [] };
-    },
-    (page) => page.links?.nextPage,
+  const [assetId, setAssetId] = useState('');
+  const [found, setFound] = useState<{ item: MediaItem; thumbnail?: Downloaded }>();
+  const [failure, setFailure] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const lookUp = async () => {
+    setBusy(true);
+    setFound(undefined);
+    setFailure(undefined);
+    try {
+      let item: MediaItem | undefined;
+      if (capabilities.query && capabilities.filtering) {
+        const page = await call('query', [{ filter: [assetId], pageSize: 1 }, {}]);
+        item = page.kind === 'json' ? (page.value as { data?: MediaItem[] }).data?.[0] : undefined;
+      } else {
+        const detail = await call('detail', [assetId, {}]);
+        item = detail.kind === 'json' ? ((detail.value as MediaItem | null) ?? undefined) : undefined;
+      }
+      // Nothing came back: Studio reads it as a 404, "Asset is missing".
+      if (!item) throw new CallFailure(new Error(`the connector found no asset with id ${assetId}`), [], 404);
+      setFound({ item });
+      const thumbnail = binary(await call('download', [assetId, 'thumbnail', 'web', {}]));
+      setFound(thumbnail ? { item, thumbnail } : { item });
+    } catch (error) {
+      setFailure(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section aria-label="Look up an asset" className="try-lookup">
+      <form
+        className="try-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (assetId) void lookUp();
+        }}
+      >
+        <label htmlFor={`${id}-asset`}>Asset id</label>
+        <input id={`${id}-asset`} value={assetId} onChange={(e) => setAssetId(e.target.value)} />
+        <button type="submit" disabled={busy || !assetId}>
+          Look up
+        </button>
+      </form>
+      {failure !== undefined && <FailureNote failure={failure} kind="media" />}
+      {found && (
+        <div role="status" aria-label="Asset found">
+          <p>
+            <strong>{found.item.name}</strong> <code>{found.item.id}</code>
+          </p>
+          {found.thumbnail && <DownloadView downloaded={found.thumbnail} name={fileName(found.item)} />}
+        </div>
+      )}
+    </section>
   );
-  const page = paging.page;
+};
 
-  const open = async (media: Media) => {
-    setSelected({ media });
-    try {
-      const detail = await call('detail', [media.id, {}]);
-      setSelected({ media, detail: detail.kind === 'json' ? detail.value : undefined });
-    } catch (failure) {
-      setSelected({ media, error: messageOf(failure) });
-    }
+/** Studio's media browser in this browser: the root at once, folders with breadcrumbs, search, pages, detail. */
+export const MediaTry = ({ call, capabilities, context }: Props) => {
+  const id = useId();
+  const filtering = capabilities.filtering === true;
+  const [term, setTerm] = useState('');
+  const [place, setPlace] = useState<Place>(ROOT);
+  const [page, setPage] = useState<Page>();
+  const [failure, setFailure] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const [selected, setSelected] = useState<MediaItem>();
+  const latest = useRef(0);
+
+  const load = useCallback(
+    async (at: Place, token: string, number: number) => {
+      const request = ++latest.current;
+      setBusy(true);
+      setFailure(undefined);
+      try {
+        const options = browseOptions({
+          collection: at.search ? '/' : collectionOf(at.segments),
+          pageToken: token,
+          search: at.search,
+          filtering,
+        });
+        const result = await call('query', [options, browseContext(context)]);
+        if (request !== latest.current) return;
+        const value = (result.kind === 'json' ? result.value : undefined) as
+          | { data?: MediaItem[]; links?: { nextPage?: unknown } }
+          | undefined;
+        setPlace(at);
+        setPage({ items: value?.data ?? [], next: nextPageToken(value?.links?.nextPage), number });
+      } catch (error) {
+        if (request === latest.current) setFailure(error);
+      } finally {
+        if (request === latest.current) setBusy(false);
+      }
+    },
+    [call, context, filtering],
+  );
+
+  // Opening Try it browses the root at once, as Studio's media panel does.
+  useEffect(() => {
+    void load(ROOT, '', 1);
+  }, [load]);
+
+  const open = (item: MediaItem) => {
+    if (isFolder(item)) {
+      setSelected(undefined);
+      void load({ segments: segmentsOf(item), crumbs: [...place.crumbs, item.name], search: '' }, '', 1);
+    } else setSelected(item);
   };
-  const download = async (media: Media) => {
-    try {
-      const picture = objectUrl(await call('download', [media.id, 'original', 'web', {}]));
-      setSelected((current) => (current?.media.id === media.id ? { ...current, picture } : current));
-    } catch (failure) {
-      setSelected((current) => (current ? { ...current, error: messageOf(failure) } : current));
-    }
-  };
+  const back = (depth: number) =>
+    void load(
+      { segments: place.segments.slice(0, depth), crumbs: place.crumbs.slice(0, depth), search: '' },
+      '',
+      1,
+    );
 
   return (
     <div className="try-media">
@@ -104,45 +266,86 @@ export const MediaTry = ({ call }: { call: Call }) => {
         className="try-form"
         onSubmit={(event) => {
           event.preventDefault();
-          void paging.first();
+          setSelected(undefined);
+          // A search starts at the root, as in Studio.
+          void load({ ...ROOT, search: filtering ? term : '' }, '', 1);
         }}
       >
         <label htmlFor={`${id}-search`}>Search</label>
-        <input id={`${id}-search`} value={search} onChange={(event) => setSearch(event.target.value)} />
-        <button type="submit" disabled={paging.busy}>
+        <input
+          id={`${id}-search`}
+          type="search"
+          value={term}
+          disabled={!filtering}
+          title={filtering ? undefined : 'This connector cannot filter (capabilities: filtering false)'}
+          onChange={(event) => setTerm(event.target.value)}
+        />
+        <button type="submit" disabled={busy}>
           Run query
         </button>
       </form>
-      {paging.error && (
-        <p role="alert" className="state error">
-          {paging.error}
-        </p>
+      {!place.search && place.crumbs.length > 0 && (
+        <nav aria-label="Breadcrumbs" className="try-crumbs">
+          <ol>
+            {['Home', ...place.crumbs].map((name, depth) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: a crumb is its depth; two folders may share a name.
+              <li key={depth}>
+                {depth === place.crumbs.length ? (
+                  <span aria-current="location">{name}</span>
+                ) : (
+                  <button type="button" onClick={() => back(depth)} disabled={busy}>
+                    {name}
+                  </button>
+                )}
+              </li>
+            ))}
+          </ol>
+        </nav>
       )}
+      {failure !== undefined && <FailureNote failure={failure} kind="media" />}
       {page && (
         <>
           <p className="muted" role="status">
-            {page.data.length} media on page {paging.number}
+            {page.items.length} media on page {page.number}
+            {place.search ? ` of the search “${place.search}”` : ` of ${collectionOf(place.segments)}`}
           </p>
           <ul className="thumb-grid" aria-label="Query results">
-            {page.data.map((media) => (
-              <Thumbnail key={media.id} media={media} call={call} onOpen={(m) => void open(m)} />
+            {page.items.map((item) => (
+              <li key={`${item.id}-${item.name}`}>
+                <button
+                  type="button"
+                  className={isFolder(item) ? 'thumb folder' : 'thumb'}
+                  aria-label={item.name}
+                  aria-pressed={isFolder(item) ? undefined : selected?.id === item.id}
+                  onClick={() => open(item)}
+                >
+                  {isFolder(item) ? (
+                    <span className="thumb-folder" aria-hidden="true">
+                      Folder
+                    </span>
+                  ) : (
+                    <Picture item={item} call={call} context={context} />
+                  )}
+                  <span className="thumb-name">{item.name}</span>
+                </button>
+              </li>
             ))}
           </ul>
-          {paging.pager}
+          <div className="pager">
+            <button
+              type="button"
+              disabled={busy || !page.next}
+              onClick={() => void load(place, page.next, page.number + 1)}
+            >
+              Next page
+            </button>
+          </div>
         </>
       )}
-      {selected && (
-        <section aria-label={`Detail of ${selected.media.name}`} className="try-detail">
-          <h5>{selected.media.name}</h5>
-          {selected.error && <p className="state error">{selected.error}</p>}
-          {selected.detail !== undefined && <pre>{JSON.stringify(selected.detail, null, 2)}</pre>}
-          <button type="button" onClick={() => void download(selected.media)}>
-            Download {selected.media.name}
-          </button>
-          {selected.picture && (
-            <img className="try-picture" src={selected.picture} alt={`${selected.media.name}, downloaded`} />
-          )}
-        </section>
+      {selected && <Detail item={selected} call={call} context={context} />}
+      <LookUp call={call} capabilities={capabilities} />
+      {capabilities.upload && (
+        <Upload call={call} context={context} onUploaded={() => void load(place, '', 1)} />
       )}
     </div>
   );

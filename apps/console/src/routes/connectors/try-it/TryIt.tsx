@@ -1,10 +1,13 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useConnectorScript } from '../../../api/connector-script.ts';
 import { ErrorState, Loading } from '../../../components/States.tsx';
 import { Activity } from './Activity.tsx';
 import { DataTry } from './DataTry.tsx';
+import { FailureNote } from './FailureNote.tsx';
 import { FetchLog } from './FetchLog.tsx';
 import { MediaTry } from './MediaTry.tsx';
+import { type ConfigOption, OptionFields } from './OptionFields.tsx';
+import type { MediaCapabilities } from './studio-calls.ts';
 import { type Source, useSandbox } from './use-sandbox.ts';
 
 type Props = { environment: string; connectorId: string; connectorName: string; type: string };
@@ -17,13 +20,46 @@ const Running = ({
   source,
 }: Omit<Props, 'connectorName'> & { source: Source }) => {
   const { call, calls } = useSandbox(environment, connectorId, source);
+  const kind = type === 'data' ? 'data' : 'media';
+  const [setup, setSetup] = useState<{ capabilities: MediaCapabilities; options: ConfigOption[] }>();
+  const [failure, setFailure] = useState<unknown>();
+  const [context, setContext] = useState<Record<string, unknown>>({});
+  // What Studio learns of a connector before it calls it: its capabilities and configuration options.
+  useEffect(() => {
+    let gone = false;
+    (async () => {
+      const capabilities = await call('getCapabilities', []);
+      const options = await call('getConfigurationOptions', []);
+      if (gone) return;
+      setSetup({
+        capabilities: (capabilities.kind === 'json' ? capabilities.value : {}) as MediaCapabilities,
+        options:
+          options.kind === 'json' && Array.isArray(options.value) ? (options.value as ConfigOption[]) : [],
+      });
+    })().catch((error: unknown) => {
+      if (!gone) setFailure(error);
+    });
+    return () => {
+      gone = true;
+    };
+  }, [call]);
   return (
     <>
       <p className="muted">
-        Runs version {source.version} in this browser in the platform runtime; each fetch goes through the
-        proxy with your browser-usage authorization.
+        Runs version {source.version} in this browser in the platform runtime, calling it as GraFx Studio's
+        editor does; each fetch goes through the proxy with your browser-usage authorization.
       </p>
-      {type === 'data' ? <DataTry call={call} /> : <MediaTry call={call} />}
+      {failure !== undefined && <FailureNote failure={failure} kind={kind} />}
+      {setup && (
+        <>
+          <OptionFields options={setup.options} onApply={setContext} />
+          {kind === 'data' ? (
+            <DataTry call={call} context={context} />
+          ) : (
+            <MediaTry call={call} capabilities={setup.capabilities} context={context} />
+          )}
+        </>
+      )}
       <FetchLog calls={calls} />
     </>
   );

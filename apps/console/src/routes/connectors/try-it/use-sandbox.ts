@@ -6,14 +6,24 @@ import {
   loadConnector,
 } from '@platform/runtime';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { CallFailure } from './failure.ts';
 import { proxyFetch } from './proxy-fetch.ts';
+
+/**
+ * The methods Try it calls: the runtime's, with the current SDK's `upload` and `getPageItemById` named even where
+ * the runtime's list predates them (the runtime then answers METHOD_MISSING, which the panel shows).
+ */
+export type TryMethod = ConnectorMethod | 'upload' | 'getPageItemById';
+
+/** One call of the connector as the panels make it; a failure rejects with a `CallFailure`. */
+export type Call = (method: TryMethod, args: unknown[]) => Promise<InvocationResult>;
 
 export type Source = { script: string; options: Record<string, unknown>; version: string };
 
 /** One call as the panel lists it: the method, how it ended, and the fetches made inside it. */
 export type CallRecord = {
   id: number;
-  method: ConnectorMethod;
+  method: TryMethod;
   ms: number;
   error?: string;
   fetches: FetchRecord[];
@@ -48,7 +58,7 @@ export const useSandbox = (environment: string, connectorId: string, source: Sou
   // Calls run one after another (the sandbox does too), so each call's fetches are its own.
   const queue = useRef<Promise<unknown>>(Promise.resolve());
   const counter = useRef(0);
-  const call = useCallback((method: ConnectorMethod, args: unknown[]): Promise<InvocationResult> => {
+  const call: Call = useCallback((method, args) => {
     const run = async () => {
       const started = performance.now();
       fetches.current = [];
@@ -64,12 +74,12 @@ export const useSandbox = (environment: string, connectorId: string, source: Sou
       };
       try {
         if (!sandbox.current) throw new Error('the connector is still loading');
-        const result = await (await sandbox.current).call(method, args);
+        const result = await (await sandbox.current).call(method as ConnectorMethod, args);
         record();
         return result;
       } catch (error) {
         record(messageOf(error));
-        throw error;
+        throw new CallFailure(error, fetches.current);
       }
     };
     const next = queue.current.then(run, run);
@@ -82,7 +92,7 @@ export const useSandbox = (environment: string, connectorId: string, source: Sou
 
 /** A runtime error as one line: its stable code, then the message. */
 export const messageOf = (error: unknown): string => {
-  const code = (error as { code?: unknown }).code;
+  const code = (error as { code?: unknown } | null)?.code;
   const message = error instanceof Error ? error.message : String(error);
   return typeof code === 'string' ? `${code}: ${message}` : message;
 };
