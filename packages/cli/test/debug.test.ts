@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { cpSync, writeFileSync } from 'node:fs';
+import { createServer, get, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,11 +74,83 @@ const startApi = async () => {
   };
 };
 
-const run = async (page: Page, method: string) => {
-  await page.getByLabel('Method', { exact: true }).selectOption(method);
+/** Picks one of Studio's calls by its label and runs it. */
+const run = async (page: Page, call: string) => {
+  await page.getByLabel('Method', { exact: true }).selectOption({ label: call });
   await page.getByRole('button', { name: 'Run' }).click();
   await expect.poll(() => page.getByRole('status').innerText(), { timeout: 15_000 }).toMatch(/answered|:/);
 };
+
+/**
+ * A GET of the debug server with the `Host` header given (a page of a rebound name sends its own name), or none
+ * (HTTP/1.0 clients).
+ */
+const getWithHost = (url: string, path: string, host: string | undefined) =>
+  new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    get(new URL(path, url), { headers: host === undefined ? {} : { host }, setHost: false }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    }).on('error', reject);
+  });
+
+/**
+ * A media connector whose downloads would run script if a page of the debug server's origin rendered them, and whose
+ * query echoes the arguments it received.
+ */
+const HOSTILE = `
+const item = (id: string) => ({ id, name: id, relativePath: '/', type: 0 as const, metaData: {} });
+const files: Record<string, string> = {
+  page: 'data:text/html,' + encodeURIComponent('<title>owned</title><script>localStorage.setItem("ran", "html")</script>'),
+  vector: 'data:image/svg+xml,' + encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg"><script>localStorage.setItem("ran", "svg")</script></svg>'),
+};
+export default class Hostile {
+  constructor(private readonly runtime: { fetch(url: string, init: unknown): Promise<{ arrayBuffer: unknown }> }) {}
+  async query(options: unknown, context: unknown) {
+    return { pageSize: 2, data: [item('page'), item('vector')], links: { nextPage: '' }, received: { options, context } };
+  }
+  async detail(id: string) { return item(id); }
+  async download(id: string) { return (await this.runtime.fetch(files[id] ?? '', { method: 'GET' })).arrayBuffer; }
+  getConfigurationOptions() { return []; }
+  getCapabilities() { return { query: true, detail: true, filtering: true, metadata: false }; }
+}
+`;
+
+describe('connector-cli debug answers its own address only', () => {
+  test('another Host gets 421 (DNS rebinding reads nothing); its own address and localhost get the page, with a CSP', async () => {
+    const dir = join(tempDir('debug-host-'), 'project');
+    expect((await runCli(['new', '--name', 'Host check', '-o', dir])).code).toBe(0);
+    const debug = await startDebug([dir]);
+    try {
+      const { port } = new URL(debug.url);
+      for (const host of [
+        `rebound.example:${port}`,
+        'rebound.example',
+        `127.0.0.1:${Number(port) + 1}`,
+        '',
+      ]) {
+        for (const path of ['/', '/connector.js', '/project.json']) {
+          const answer = await getWithHost(debug.url, path, host);
+          expect(answer.status, `${host} ${path}`).toBe(421);
+          expect(answer.body).not.toContain('class');
+        }
+      }
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`]) {
+        const answer = await getWithHost(debug.url, '/', host);
+        expect(answer.status).toBe(200);
+        expect(answer.headers['content-security-policy']).toBe(
+          "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'self'",
+        );
+        expect(answer.headers['x-frame-options']).toBe('DENY');
+      }
+      expect((await getWithHost(debug.url, '/connector.js', `127.0.0.1:${port}`)).body).toContain('class');
+    } finally {
+      expect(await debug.stop()).toBe(0);
+    }
+  });
+});
 
 describe.runIf(chromiumAvailable)('connector-cli debug in Chromium', () => {
   let browser: Browser;
@@ -96,18 +168,20 @@ describe.runIf(chromiumAvailable)('connector-cli debug in Chromium', () => {
       await page.goto(debug.url);
       await expect.poll(() => page.getByRole('status').innerText()).toContain('Ready');
       expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe('Debug me');
-      await run(page, 'query');
+      await run(page, 'query: browse the root');
       expect(await page.getByRole('status').innerText()).toMatch(/^query answered in \d+ ms$/);
       const thumbnail = page.getByTestId('thumbnails').getByRole('img', { name: 'Sample picture' });
       await expect
         .poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
         .toBe(64);
       expect(await page.getByRole('region', { name: 'Fetches' }).innerText()).toContain('data:');
-      await run(page, 'download');
+      await run(page, 'download: highres');
       const picture = page.getByRole('region', { name: 'Result' }).getByRole('img', { name: 'download' });
       await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(64);
       await run(page, 'detail');
-      expect(await page.getByRole('status').innerText()).toMatch(/CONNECTOR_HTTP_ERROR: no media id/);
+      expect(await page.getByRole('status').innerText()).toBe(
+        'CONNECTOR_HTTP_ERROR: status 404: no media id',
+      );
     } finally {
       await page.close();
       expect(await debug.stop()).toBe(0);
@@ -125,14 +199,14 @@ describe.runIf(chromiumAvailable)('connector-cli debug in Chromium', () => {
       await page.goto(debug.url);
       await expect.poll(() => page.getByRole('status').innerText()).toContain('Ready');
       await page.getByLabel(/^Options/).fill(JSON.stringify({ baseUrl: `${api.url}/dev/stand-in` }));
-      await run(page, 'getPage');
+      await run(page, 'getPage: the first page');
       const table = page.getByTestId('rows');
       expect(await table.locator('th').allInnerTexts()).toEqual(['sku', 'name']);
       expect(await table.locator('tbody tr').count()).toBe(2);
       const fetches = await page.getByRole('region', { name: 'Fetches' }).innerText();
       expect(fetches).toContain(`${api.url}/dev/stand-in/data/products`);
       expect(fetches).toContain('200');
-      expect(api.seen.map((s) => s.url)).toEqual(['/dev/stand-in/data/products?limit=10']);
+      expect(api.seen.map((s) => s.url)).toEqual(['/dev/stand-in/data/products?limit=50']);
       await run(page, 'getModel');
       expect(await page.getByTestId('json').innerText()).toContain('singleLine');
       // Another origin's page cannot use the relay.
@@ -194,13 +268,13 @@ describe.runIf(chromiumAvailable)('connector-cli debug in Chromium', () => {
       await page
         .getByLabel(/^Options/)
         .fill(JSON.stringify({ baseUrl: 'https://catalogue.example.com/api' }));
-      await run(page, 'getPage');
+      await run(page, 'getPage: the first page');
       expect(await page.getByTestId('rows').innerText()).toContain('Proxied');
       const [sent] = api.seen;
       expect(sent?.url).toBe(`/grafx/api/v1/environment/acme-prod/connectors/${connectorId}/proxy`);
       expect(sent?.headers.authorization).toBe(`Bearer ${token}`);
       expect(sent?.headers['x-grafx-proxy-external-url']).toBe(
-        'https://catalogue.example.com/api/data/products?limit=10',
+        'https://catalogue.example.com/api/data/products?limit=50',
       );
       expect(sent?.headers['x-grafx-proxy-external-method']).toBe('GET');
       expect(sent?.headers['x-grafx-proxy-external-authentication-source']).toBe('browser');
@@ -210,6 +284,50 @@ describe.runIf(chromiumAvailable)('connector-cli debug in Chromium', () => {
       await debug.stop();
       proxy.close();
       api.close();
+    }
+  });
+
+  test('Studio’s calls: the browse shape reaches the connector; an HTML or SVG download is a file to save, never run', async () => {
+    const dir = join(tempDir('debug-hostile-'), 'project');
+    expect((await runCli(['new', '--name', 'Hostile', '-o', dir])).code).toBe(0);
+    writeFileSync(join(dir, 'connector.ts'), HOSTILE);
+    const debug = await startDebug([dir]);
+    const page = await browser.newPage();
+    try {
+      await page.goto(debug.url);
+      await expect.poll(() => page.getByRole('status').innerText()).toContain('Ready');
+      await run(page, 'query: browse the root');
+      expect(JSON.parse(await page.getByTestId('json').innerText()).received).toEqual({
+        options: { collection: '/', pageToken: '', pageSize: 15, filter: [''] },
+        context: { searchInUploadFolder: false },
+      });
+      const grid = page.getByTestId('thumbnails');
+      expect(await grid.locator('img').count()).toBe(0);
+      expect(await grid.getByRole('link').allInnerTexts()).toEqual([
+        'Save page (text/html, not drawn)',
+        'Save vector (image/svg+xml, not drawn)',
+      ]);
+      for (const id of ['page', 'vector']) {
+        await run(page, 'download: grid picture (mediumres)');
+        await page.getByLabel(/^Arguments/).fill(JSON.stringify([id, 'mediumres', 'web', {}]));
+        await page.getByRole('button', { name: 'Run' }).click();
+        const link = page.getByRole('region', { name: 'Result' }).getByRole('link');
+        await expect.poll(() => link.innerText().catch(() => '')).toMatch(/^Save download/);
+        expect(await link.getAttribute('download')).toBe('download');
+        const saving = page.waitForEvent('download');
+        await link.click();
+        expect((await saving).suggestedFilename()).toBe('download');
+        const opened = page.context().waitForEvent('page');
+        await page.evaluate((url) => window.open(url, '_blank'), (await link.getAttribute('href')) ?? '');
+        const other = await opened;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        expect(await other.title().catch(() => '')).not.toBe('owned');
+        await other.close();
+        expect(await page.evaluate(() => localStorage.getItem('ran'))).toBeNull();
+      }
+    } finally {
+      await page.close();
+      expect(await debug.stop()).toBe(0);
     }
   });
 

@@ -51,18 +51,39 @@ const readBody = (req: IncomingMessage): Promise<string> =>
     req.on('error', reject);
   });
 
+/**
+ * The policy of every answer, as the console's: the page's own scripts and WebAssembly (the runtime) only, pictures
+ * from blobs (downloads the page made), fetches to this server only, never framed.
+ */
+const POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  // The page adds its style sheet as an element.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'self'",
+].join('; ');
+
 const send = (res: ServerResponse, status: number, type: string, body: string | Uint8Array) => {
   res.writeHead(status, {
     'content-type': type,
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
+    'content-security-policy': POLICY,
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
   });
   res.end(body);
 };
 
 /**
  * The local server of `connector-cli debug`: the page, its script (the runtime bundled for browsers), the
- * connector's module and project, and the relay its fetches go through. Loopback only; the page's origin is the
+ * connector's module and project, and the relay its fetches go through. Loopback only, and only for requests
+ * addressed to it (`Host` is 127.0.0.1 or localhost with its port; anything else is 421): a name of another site that
+ * resolves to 127.0.0.1 (DNS rebinding) gets neither the connector's source nor the relay. The page's origin is the
  * only caller the relay answers (a page of another origin cannot read it, and the Origin check refuses its POST, as
  * it refuses a POST without Origin: another program on this machine).
  */
@@ -70,9 +91,17 @@ export const startDebugServer = async (
   options: DebugServerOptions,
 ): Promise<{ url: string; server: Server }> => {
   const pageScript = new URL('./debug-page.js', import.meta.url);
-  /** The page's own origins: as the banner prints it, and under the name `localhost`. */
+  /** The page's own hosts: as the banner prints it, and under the name `localhost`; its origins are theirs. */
+  const hosts = new Set<string>();
   const origins = new Set<string>();
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.headers.host === undefined || !hosts.has(req.headers.host.toLowerCase()))
+      return send(
+        res,
+        421,
+        'text/plain; charset=utf-8',
+        `connector-cli debug answers requests to ${[...hosts].map((host) => `http://${host}/`).join(' or ')} only\n`,
+      );
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (req.method === 'GET' && path === '/')
       return send(res, 200, 'text/html; charset=utf-8', page(options.project.name));
@@ -142,6 +171,9 @@ export const startDebugServer = async (
     server.listen(options.port, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  origins.add(`http://127.0.0.1:${port}`).add(`http://localhost:${port}`);
+  for (const host of [`127.0.0.1:${port}`, `localhost:${port}`]) {
+    hosts.add(host);
+    origins.add(`http://${host}`);
+  }
   return { url: `http://127.0.0.1:${port}/`, server };
 };

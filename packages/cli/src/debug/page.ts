@@ -1,8 +1,10 @@
 /**
  * The page of `connector-cli debug`: the connector runs here, in the browser, in the platform's runtime (QuickJS
  * compiled to WebAssembly), exactly as the console's Try-it runs it. Each method is called with the arguments typed
- * in; media come back as thumbnails, data pages as a table, and every fetch is listed.
+ * in, which start as the calls GraFx Studio's editor makes; media come back as pictures, data pages as a table, and
+ * every fetch is listed.
  */
+import { downloadDisplay } from '@platform/core/download-display';
 import {
   type ConnectorMethod,
   type ConnectorSandbox,
@@ -20,28 +22,59 @@ type Project = {
   via: string;
 };
 
-const mediaMethods: ConnectorMethod[] = [
-  'query',
-  'detail',
-  'download',
-  'getCapabilities',
-  'getConfigurationOptions',
-];
-const dataMethods: ConnectorMethod[] = ['getPage', 'getModel', 'getCapabilities', 'getConfigurationOptions'];
+/** The methods of the page: the runtime's, with the current SDK's `upload` and `getPageItemById`. */
+type Method = ConnectorMethod | 'upload' | 'getPageItemById';
 
-/** Arguments each method starts with: the SDK's parameter order, as JSON. */
-const defaultArguments: Record<ConnectorMethod, unknown[]> = {
-  query: [
-    { filter: null, collection: null, pageToken: null, pageSize: 10, sortBy: null, sortOrder: null },
-    {},
-  ],
-  detail: ['id', {}],
-  download: ['id', 'thumbnail', 'web', {}],
-  getPage: [{ limit: 10, continuationToken: null }, {}],
-  getModel: [{}],
-  getCapabilities: [],
-  getConfigurationOptions: [],
-};
+/** A call as GraFx Studio's editor makes it: the method and its arguments (for `upload`, those after the files). */
+type StudioCall = { label: string; method: Method; args: unknown[] };
+
+const browse = (collection: string, filter: string) => [
+  { collection, pageToken: '', pageSize: 15, filter: [filter] },
+  { searchInUploadFolder: false },
+];
+
+/**
+ * Studio's calls, in the order a developer tries them. A connector whose capabilities say `filtering: false` gets
+ * the browse without `filter` from Studio: delete it from the arguments to try that.
+ */
+const mediaCalls: StudioCall[] = [
+  { label: 'query: browse the root', method: 'query', args: browse('/', '') },
+  { label: 'query: search (from the root)', method: 'query', args: browse('/', 'term') },
+  { label: 'query: open a folder', method: 'query', args: browse('/folder', '') },
+  {
+    label: 'query: the next page',
+    method: 'query',
+    args: [{ ...browse('/', '')[0], pageToken: 'token' }, browse('/', '')[1]],
+  },
+  { label: 'query: look up one asset by id', method: 'query', args: [{ filter: ['id'], pageSize: 1 }, {}] },
+  { label: 'detail', method: 'detail', args: ['id', {}] },
+  { label: 'download: grid picture (mediumres)', method: 'download', args: ['id', 'mediumres', 'web', {}] },
+  { label: 'download: thumbnail', method: 'download', args: ['id', 'thumbnail', 'web', {}] },
+  { label: 'download: highres', method: 'download', args: ['id', 'highres', 'web', {}] },
+  { label: 'download: fullres for print', method: 'download', args: ['id', 'fullres', 'print', {}] },
+  { label: 'download: fullres for animation', method: 'download', args: ['id', 'fullres', 'animation', {}] },
+  { label: 'upload (the picked files)', method: 'upload', args: [{}] },
+  { label: 'getCapabilities', method: 'getCapabilities', args: [] },
+  { label: 'getConfigurationOptions', method: 'getConfigurationOptions', args: [] },
+];
+
+const dataCalls: StudioCall[] = [
+  { label: 'getPage: the first page', method: 'getPage', args: [{ limit: 50, continuationToken: null }, {}] },
+  {
+    label: 'getPage: the next page',
+    method: 'getPage',
+    args: [{ limit: 50, continuationToken: 'token' }, {}],
+  },
+  {
+    label: 'getPage: the previous page',
+    method: 'getPage',
+    args: [{ limit: 50, previousPageToken: 'token' }, {}],
+  },
+  { label: 'getPageItemById: a row', method: 'getPageItemById', args: ['id', { limit: 50 }, {}] },
+  { label: 'getModel', method: 'getModel', args: [{}] },
+  { label: 'getCapabilities', method: 'getCapabilities', args: [] },
+  { label: 'getConfigurationOptions', method: 'getConfigurationOptions', args: [] },
+];
 
 const relay: HostFetch = async (request, signal) => {
   const body =
@@ -85,26 +118,52 @@ pre { background: #fff; border: 1px solid #d8dce3; padding: 8px; overflow: auto;
 .error { color: #a4161a; font-weight: 600; } section { margin: 14px 0; }
 `;
 
+/** A download as this page may show it (`downloadDisplay`): a raster image, or a link that saves the file. */
+const downloaded = (bytes: Uint8Array, contentType: string, name: string) => {
+  const display = downloadDisplay(contentType);
+  const url = URL.createObjectURL(new Blob([bytes as BlobPart], { type: display.blobType }));
+  return display.as === 'image'
+    ? h('img', { src: url, alt: name })
+    : h('a', { href: url, download: name }, `Save ${name} (${contentType || 'no content type'}, not drawn)`);
+};
+
+/** A failure in one line: its stable code, the status a `ConnectorHttpError` carried, the message. */
+const failureText = (error: unknown) => {
+  const { code, connectorStatus } = (error ?? {}) as { code?: string; connectorStatus?: number };
+  const message = error instanceof Error ? error.message : String(error);
+  return `${code ? `${code}: ` : ''}${connectorStatus ? `status ${connectorStatus}: ` : ''}${message}`;
+};
+
 const main = async () => {
   const project = (await (await fetch('/project.json')).json()) as Project;
   const script = await (await fetch('/connector.js')).text();
   const log: FetchRecord[] = [];
-  const methods = project.type === 'data' ? dataMethods : mediaMethods;
+  const calls = project.type === 'data' ? dataCalls : mediaCalls;
   const app = document.getElementById('app')!;
   document.head.append(h('style', {}, style));
 
-  const method = h(
+  const picker = h(
     'select',
     { id: 'method', name: 'method' },
-    ...methods.map((m) => h('option', { value: m }, m)),
+    ...calls.map((c, i) => h('option', { value: String(i) }, c.label)),
   );
   const args = h('textarea', { id: 'arguments', name: 'arguments', spellcheck: 'false' });
+  const argsLabel = h('label', { for: 'arguments' });
+  const files = h('input', { id: 'files', name: 'files', type: 'file', multiple: '' });
+  const filesField = h('p', {}, h('label', { for: 'files' }, 'Upload'), ' ', files);
   const options = h('textarea', { id: 'options', name: 'options', spellcheck: 'false' });
   options.value = JSON.stringify(project.options, null, 2);
+  const chosen = () => calls[Number(picker.value)] ?? calls[0]!;
   const fillArguments = () => {
-    args.value = JSON.stringify(defaultArguments[method.value as ConnectorMethod], null, 2);
+    const call = chosen();
+    args.value = JSON.stringify(call.args, null, 2);
+    argsLabel.textContent =
+      call.method === 'upload'
+        ? 'Arguments after the picked files (a JSON array: the context)'
+        : 'Arguments (a JSON array, in the order of the method’s parameters)';
+    filesField.hidden = call.method !== 'upload';
   };
-  method.addEventListener('change', fillArguments);
+  picker.addEventListener('change', fillArguments);
   fillArguments();
   const run = h('button', { type: 'submit', id: 'run' }, 'Run');
   const status = h('p', { id: 'status', role: 'status', class: 'muted' });
@@ -114,16 +173,21 @@ const main = async () => {
     'form',
     {},
     h('label', { for: 'method' }, 'Method'),
-    method,
-    h('label', { for: 'arguments' }, 'Arguments (a JSON array, in the order of the method’s parameters)'),
+    picker,
+    argsLabel,
     args,
+    filesField,
     h('label', { for: 'options' }, 'Options (runtime.options)'),
     options,
     run,
   );
   app.replaceChildren(
     h('h1', {}, project.name),
-    h('p', { class: 'muted' }, `${project.type ?? 'unknown'} connector · fetches go through ${project.via}`),
+    h(
+      'p',
+      { class: 'muted' },
+      `${project.type ?? 'unknown'} connector · calls as GraFx Studio makes them · fetches go through ${project.via}`,
+    ),
     form,
     status,
     result,
@@ -145,8 +209,9 @@ const main = async () => {
     sandboxOptions = optionsText;
     return sandbox;
   };
-  const call = async (name: ConnectorMethod, values: unknown[]): Promise<InvocationResult> =>
-    (await sandboxFor(options.value)).call(name, values);
+  // `upload` and `getPageItemById` are passed on by name: a runtime without them answers METHOD_MISSING.
+  const call = async (name: Method, values: unknown[]): Promise<InvocationResult> =>
+    (await sandboxFor(options.value)).call(name as ConnectorMethod, values);
 
   const showFetches = () => {
     fetches.replaceChildren(
@@ -174,22 +239,24 @@ const main = async () => {
     );
   };
 
-  const image = (bytes: Uint8Array, contentType: string, alt: string) =>
-    h('img', { src: URL.createObjectURL(new Blob([bytes as BlobPart], { type: contentType })), alt });
-
-  const showMediaPage = async (value: { data?: { id: string; name: string }[] }) => {
+  /** A page of media as Studio's browser shows it: each file's mediumres picture; folders are not downloaded. */
+  const showMediaPage = async (value: { data?: { id: string; name: string; type?: number }[] }) => {
     const items = value.data ?? [];
     const grid = h('div', { class: 'grid', 'data-testid': 'thumbnails' });
     result.append(h('h2', {}, `${items.length} media`), grid);
     for (const item of items) {
       const figure = h('figure', {}, h('figcaption', {}, `${item.name} (${item.id})`));
       grid.append(figure);
+      if (item.type === 1) {
+        figure.prepend(h('p', {}, 'Folder'));
+        continue;
+      }
       try {
-        const thumbnail = await call('download', [item.id, 'thumbnail', 'web', {}]);
-        if (thumbnail.kind === 'binary')
-          figure.prepend(image(thumbnail.bytes, thumbnail.contentType, item.name));
+        const picture = await call('download', [item.id, 'mediumres', 'web', {}]);
+        if (picture.kind === 'binary')
+          figure.prepend(downloaded(picture.bytes, picture.contentType, item.name));
       } catch (error) {
-        figure.append(h('p', { class: 'error' }, error instanceof Error ? error.message : String(error)));
+        figure.append(h('p', { class: 'error' }, failureText(error)));
       }
     }
   };
@@ -211,10 +278,19 @@ const main = async () => {
     );
   };
 
+  const picked = async () =>
+    Promise.all(
+      [...(files.files ?? [])].map(async (file) => ({
+        name: file.name,
+        contentType: file.type || 'application/octet-stream',
+        bytes: new Uint8Array(await file.arrayBuffer()),
+      })),
+    );
+
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void (async () => {
-      const name = method.value as ConnectorMethod;
+      const name = chosen().method;
       log.length = 0;
       result.replaceChildren();
       status.textContent = `Running ${name}…`;
@@ -223,11 +299,11 @@ const main = async () => {
       try {
         const values = JSON.parse(args.value) as unknown;
         if (!Array.isArray(values)) throw new Error('the arguments must be a JSON array');
-        const outcome = await call(name, values);
+        const outcome = await call(name, name === 'upload' ? [await picked(), ...values] : values);
         if (outcome.kind === 'binary') {
           result.append(
             h('h2', {}, `${outcome.contentType}, ${outcome.bytes.length} bytes`),
-            image(outcome.bytes, outcome.contentType, 'download'),
+            downloaded(outcome.bytes, outcome.contentType, 'download'),
           );
         } else {
           const value = outcome.value as Record<string, unknown> | null;
@@ -239,21 +315,14 @@ const main = async () => {
         }
         status.textContent = `${name} answered in ${Math.round(performance.now() - started)} ms`;
       } catch (error) {
-        const code = (error as { code?: string }).code;
-        status.replaceChildren(
-          h(
-            'span',
-            { class: 'error' },
-            `${code ? `${code}: ` : ''}${error instanceof Error ? error.message : String(error)}`,
-          ),
-        );
+        status.replaceChildren(h('span', { class: 'error' }, failureText(error)));
       } finally {
         run.disabled = false;
         showFetches();
       }
     })();
   });
-  status.textContent = 'Ready: pick a method and run it.';
+  status.textContent = 'Ready: pick a call and run it.';
 };
 
 void main().catch((error: unknown) => {

@@ -11,14 +11,14 @@ const sample: Media.MediaDetail = {
   name: 'Sample picture',
   relativePath: '/',
   type: 0,
-  extension: 'svg',
+  extension: 'png',
   metaData: {},
   width: 64,
   height: 64,
 };
+// A 64×64 PNG: a raster picture, which the console and the debug page draw (an SVG they offer as a file instead).
 const samplePicture =
-  'data:image/svg+xml,' +
-  encodeURIComponent('<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><rect width="64" height="64" fill="#17bebb"/></svg>');
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAIAAAAlC+aJAAAAT0lEQVR42u3PQQkAAAgEsGth/xyC2YzgWxiswFLTr0VAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBA4LJIlwF4frg18AAAAABJRU5ErkJggg==';
 
 export default class MediaSourceConnector implements Media.MediaConnector {
   constructor(private readonly runtime: Connector.ConnectorRuntimeContext) {}
