@@ -183,9 +183,17 @@ describe.runIf(chromiumAvailable)('the console: Try it calls connectors as Studi
         sunrise.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
       )
       .toBe(1);
-    // The HTML and SVG pictures are not drawn at all.
+    // The HTML picture is not drawn at all; the SVG one only in a frame of an opaque origin, from that frame's blob.
     expect(await grid(panel).getByRole('button', { name: 'page' }).locator('img').count()).toBe(0);
-    expect(await grid(panel).getByRole('button', { name: 'vector' }).innerText()).toContain('not drawn here');
+    expect(await grid(panel).getByRole('button', { name: 'page' }).innerText()).toContain('not drawn here');
+    const frame = grid(panel).getByRole('button', { name: 'vector' }).locator('iframe');
+    expect(await frame.getAttribute('sandbox')).toBe('allow-scripts');
+    const drawn = frame.contentFrame().locator('img');
+    await expect
+      .poll(() => drawn.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBe(10);
+    expect(await drawn.getAttribute('src')).toMatch(/^blob:null\//);
+    expect(await tab.evaluate(() => localStorage.getItem('ran'))).toBeNull();
     await screenshot(tab, '22-try-it-studio-root');
     expect(await seriousViolations(tab)).toEqual([]);
   });

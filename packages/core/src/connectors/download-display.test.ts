@@ -8,9 +8,16 @@ describe('downloadDisplay', () => {
     expect(downloadDisplay(' Image/PNG ; charset=binary')).toEqual({ as: 'image', blobType: 'image/png' });
   });
 
-  it('offers everything else as a file to save: SVG, HTML, XML, scripts, no type, look-alikes', () => {
+  it('saves SVG as a file, and marks it for the sandboxed frame only', () => {
+    expect(downloadDisplay('image/SVG+xml; charset=utf-8')).toEqual({
+      as: 'svg',
+      blobType: 'application/octet-stream',
+    });
+  });
+
+  it('offers everything else as a file to save: HTML, XML, scripts, no type, look-alikes', () => {
     for (const type of [
-      'image/svg+xml',
+      'image/svg',
       'text/html',
       'application/xhtml+xml',
       'text/xml',

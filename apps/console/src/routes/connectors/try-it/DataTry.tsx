@@ -145,6 +145,7 @@ export const DataTry = ({ call, context }: { call: Call; context: Record<string,
   return (
     <div className="try-data">
       {modelFailure !== undefined && <FailureNote failure={modelFailure} kind="data" />}
+      {model?.properties && <h5>Model</h5>}
       {model?.properties && (
         <ul aria-label="Model" className="try-model">
           {model.properties.map((p) => (

@@ -1,6 +1,7 @@
 import { downloadDisplay } from '@platform/core/download-display';
 import type { InvocationResult } from '@platform/runtime';
 import { useEffect, useMemo, useState } from 'react';
+import { SvgFrame } from './SvgFrame.tsx';
 
 export type Downloaded = Extract<InvocationResult, { kind: 'binary' }>;
 
@@ -29,7 +30,10 @@ export const useDownloadUrl = (downloaded: Downloaded | undefined) => {
 
 const size = (bytes: number) => `${bytes.toLocaleString('en')} bytes`;
 
-/** A download's content type and size, then the picture (raster types) or a link that saves the file. */
+/**
+ * A download's content type and size, then the picture (raster types), or a link that saves the file (with SVG also
+ * drawn in its sandboxed frame).
+ */
 export const DownloadView = ({ downloaded, name }: { downloaded: Downloaded; name: string }) => {
   const { display, url } = useDownloadUrl(downloaded);
   return (
@@ -37,6 +41,7 @@ export const DownloadView = ({ downloaded, name }: { downloaded: Downloaded; nam
       <figcaption>
         {downloaded.contentType || 'no content type'}, {size(downloaded.bytes.length)}
       </figcaption>
+      {display?.as === 'svg' && <SvgFrame bytes={downloaded.bytes} name={name} className="try-svg" />}
       {url &&
         (display?.as === 'image' ? (
           <img className="try-picture" src={url} alt={name} />

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { type Downloaded, DownloadView, useDownloadUrl } from './DownloadView.tsx';
 import { FailureNote } from './FailureNote.tsx';
 import { CallFailure } from './failure.ts';
+import { SvgFrame } from './SvgFrame.tsx';
 import {
   browseContext,
   browseOptions,
@@ -60,6 +61,8 @@ const Picture = ({
   const { display, url } = useDownloadUrl(downloaded);
   if (failed) return <span className="thumb-empty">Unable to load</span>;
   if (!downloaded || !url) return <span className="thumb-empty">Loading…</span>;
+  if (display?.as === 'svg')
+    return <SvgFrame bytes={downloaded.bytes} name={item.name} className="thumb-svg" decorative />;
   if (display?.as !== 'image')
     return <span className="thumb-empty">{downloaded.contentType || 'a file'}: not drawn here</span>;
   return <img src={url} alt="" />;
@@ -176,6 +179,7 @@ const LookUp = ({ call, capabilities }: { call: Call; capabilities: MediaCapabil
   };
   return (
     <section aria-label="Look up an asset" className="try-lookup">
+      <h5>Look up an asset by id, as Studio resolves an image variable</h5>
       <form
         className="try-form"
         onSubmit={(event) => {

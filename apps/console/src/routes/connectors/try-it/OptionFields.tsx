@@ -33,39 +33,41 @@ export const OptionFields = ({
   return (
     <form
       className="try-form try-options"
-      aria-label="Configuration options"
       onSubmit={(event) => {
         event.preventDefault();
         onApply(contextOf(options, values));
       }}
     >
-      {options.map((option, i) => {
-        const field = `${id}-${i}`;
-        const label = option.displayName || option.name;
-        const value = values[option.name];
-        return option.type === 'boolean' ? (
-          <label key={option.name} htmlFor={field} className="try-check">
-            <input
-              id={field}
-              type="checkbox"
-              checked={value === true}
-              onChange={(event) => setValues({ ...values, [option.name]: event.target.checked })}
-            />{' '}
-            {label}
-          </label>
-        ) : (
-          <span key={option.name} className="try-field">
-            <label htmlFor={field}>{label}</label>
-            <input
-              id={field}
-              type={option.type === 'number' ? 'number' : 'text'}
-              value={typeof value === 'string' ? value : ''}
-              onChange={(event) => setValues({ ...values, [option.name]: event.target.value })}
-            />
-          </span>
-        );
-      })}
-      <button type="submit">Apply options</button>
+      <fieldset>
+        <legend>Configuration options, sent in the context of every call</legend>
+        {options.map((option, i) => {
+          const field = `${id}-${i}`;
+          const label = option.displayName || option.name;
+          const value = values[option.name];
+          return option.type === 'boolean' ? (
+            <label key={option.name} htmlFor={field} className="try-check">
+              <input
+                id={field}
+                type="checkbox"
+                checked={value === true}
+                onChange={(event) => setValues({ ...values, [option.name]: event.target.checked })}
+              />{' '}
+              {label}
+            </label>
+          ) : (
+            <span key={option.name} className="try-field">
+              <label htmlFor={field}>{label}</label>
+              <input
+                id={field}
+                type={option.type === 'number' ? 'number' : 'text'}
+                value={typeof value === 'string' ? value : ''}
+                onChange={(event) => setValues({ ...values, [option.name]: event.target.value })}
+              />
+            </span>
+          );
+        })}
+        <button type="submit">Apply options</button>
+      </fieldset>
     </form>
   );
 };

@@ -43,6 +43,7 @@ export const Upload = ({
   };
   return (
     <section aria-label="Upload files" className="try-upload">
+      <h5>Upload files</h5>
       <label htmlFor={`${id}-files`}>Upload</label>
       <input
         id={`${id}-files`}
