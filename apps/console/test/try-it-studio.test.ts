@@ -138,7 +138,12 @@ describe.runIf(chromiumAvailable)('the console: Try it calls connectors as Studi
       });
     await publish('Recorder media', 'media', { query: true, detail: true, filtering: true, upload: true });
     await publish('Recorder plain', 'media', { query: true, detail: true, filtering: false });
-    await publish('Recorder data', 'data', { filtering: false, sorting: false, model: true });
+    await publish('Recorder data', 'data', {
+      filtering: false,
+      sorting: false,
+      model: true,
+      dataSourceVariable: true,
+    });
     await publish('Recorder missing data', 'data', { model: true }, '/s404');
     await publish('Recorder broken data', 'data', { model: true }, '/s500');
     tab = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();

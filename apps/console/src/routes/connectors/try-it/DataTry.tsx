@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { FailureNote } from './FailureNote.tsx';
-import { DATA_PAGE_SIZE } from './studio-calls.ts';
+import { DATA_PAGE_SIZE, type DataCapabilities } from './studio-calls.ts';
 import type { Call } from './use-sandbox.ts';
 
 type Row = Record<string, unknown>;
@@ -56,7 +56,15 @@ const RowsTable = ({ rows, label }: { rows: Row[]; label: string }) => {
 };
 
 /** Studio's data source in this browser: the model and the first page at once, pages of 50 both ways, a row by id. */
-export const DataTry = ({ call, context }: { call: Call; context: Record<string, unknown> }) => {
+export const DataTry = ({
+  call,
+  capabilities,
+  context,
+}: {
+  call: Call;
+  capabilities: DataCapabilities;
+  context: Record<string, unknown>;
+}) => {
   const id = useId();
   const [model, setModel] = useState<DataModel>();
   const [modelFailure, setModelFailure] = useState<unknown>();
@@ -155,19 +163,22 @@ export const DataTry = ({ call, context }: { call: Call; context: Record<string,
           ))}
         </ul>
       )}
-      <form
-        className="try-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (rowId) void lookUp();
-        }}
-      >
-        <label htmlFor={`${id}-row`}>Row id</label>
-        <input id={`${id}-row`} value={rowId} onChange={(event) => setRowId(event.target.value)} />
-        <button type="submit" disabled={busy || !rowId}>
-          Look up
-        </button>
-      </form>
+      {/* Studio looks a row up by id for data source variables only, and the runtime runs it only then. */}
+      {capabilities.dataSourceVariable && (
+        <form
+          className="try-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (rowId) void lookUp();
+          }}
+        >
+          <label htmlFor={`${id}-row`}>Row id</label>
+          <input id={`${id}-row`} value={rowId} onChange={(event) => setRowId(event.target.value)} />
+          <button type="submit" disabled={busy || !rowId}>
+            Look up
+          </button>
+        </form>
+      )}
       {failure !== undefined && <FailureNote failure={failure} kind="data" />}
       {item && (
         <section aria-label={`Row ${item.id}`}>

@@ -7,7 +7,7 @@ import { FailureNote } from './FailureNote.tsx';
 import { FetchLog } from './FetchLog.tsx';
 import { MediaTry } from './MediaTry.tsx';
 import { type ConfigOption, OptionFields } from './OptionFields.tsx';
-import type { MediaCapabilities } from './studio-calls.ts';
+import type { DataCapabilities, MediaCapabilities } from './studio-calls.ts';
 import { type Source, useSandbox } from './use-sandbox.ts';
 
 type Props = { environment: string; connectorId: string; connectorName: string; type: string };
@@ -21,7 +21,10 @@ const Running = ({
 }: Omit<Props, 'connectorName'> & { source: Source }) => {
   const { call, calls } = useSandbox(environment, connectorId, source);
   const kind = type === 'data' ? 'data' : 'media';
-  const [setup, setSetup] = useState<{ capabilities: MediaCapabilities; options: ConfigOption[] }>();
+  const [setup, setSetup] = useState<{
+    capabilities: MediaCapabilities & DataCapabilities;
+    options: ConfigOption[];
+  }>();
   const [failure, setFailure] = useState<unknown>();
   const [context, setContext] = useState<Record<string, unknown>>({});
   // What Studio learns of a connector before it calls it: its capabilities and configuration options.
@@ -32,7 +35,8 @@ const Running = ({
       const options = await call('getConfigurationOptions', []);
       if (gone) return;
       setSetup({
-        capabilities: (capabilities.kind === 'json' ? capabilities.value : {}) as MediaCapabilities,
+        capabilities: (capabilities.kind === 'json' ? capabilities.value : {}) as MediaCapabilities &
+          DataCapabilities,
         options:
           options.kind === 'json' && Array.isArray(options.value) ? (options.value as ConfigOption[]) : [],
       });
@@ -54,7 +58,7 @@ const Running = ({
         <>
           <OptionFields options={setup.options} onApply={setContext} />
           {kind === 'data' ? (
-            <DataTry call={call} context={context} />
+            <DataTry call={call} capabilities={setup.capabilities} context={context} />
           ) : (
             <MediaTry call={call} capabilities={setup.capabilities} context={context} />
           )}

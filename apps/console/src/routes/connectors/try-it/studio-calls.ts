@@ -19,6 +19,13 @@ export type MediaCapabilities = {
   upload?: boolean;
 };
 
+export type DataCapabilities = {
+  filtering?: boolean;
+  sorting?: boolean;
+  model?: boolean;
+  dataSourceVariable?: boolean;
+};
+
 /** Studio's media browser asks for pages of 15. */
 export const BROWSE_PAGE_SIZE = 15;
 /** Studio's data sources ask for pages of 50. */
