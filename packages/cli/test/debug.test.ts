@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { connectorMethods } from '@platform/runtime';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli, startCli, tempDir } from './helpers/run-cli.ts';
@@ -112,11 +113,29 @@ export default class Hostile {
     return { pageSize: 2, data: [item('page'), item('vector')], links: { nextPage: '' }, received: { options, context } };
   }
   async detail(id: string) { return item(id); }
+  async upload(files: unknown[], context: unknown) {
+    return [{ ...item(\`\${files.length} file(s)\`), received: { context } }];
+  }
   async download(id: string) { return (await this.runtime.fetch(files[id] ?? '', { method: 'GET' })).arrayBuffer; }
   getConfigurationOptions() { return []; }
-  getCapabilities() { return { query: true, detail: true, filtering: true, metadata: false }; }
+  getCapabilities() { return { query: true, detail: true, filtering: true, metadata: false, upload: true }; }
 }
 `;
+
+/** A data connector of Studio's data source variables, echoing what its getPageItemById received. */
+const ROWS = `
+export default class Rows {
+  async getPage(config: unknown) { return { data: [{ id: 'r-1' }], continuationToken: null, received: config }; }
+  async getPageItemById(id: string, options: unknown, context: unknown) {
+    return { data: { id }, continuationToken: null, previousPageToken: null, received: { options, context } };
+  }
+  async getModel() { return { properties: [{ name: 'id', type: 'singleLine' }] }; }
+  getConfigurationOptions() { return []; }
+  getCapabilities() { return { filtering: false, sorting: false, model: true, dataSourceVariable: true }; }
+}
+`;
+
+const runtimeHas = (method: string) => (connectorMethods as readonly string[]).includes(method);
 
 describe('connector-cli debug answers its own address only', () => {
   test('another Host gets 421 (DNS rebinding reads nothing); its own address and localhost get the page, with a CSP', async () => {
@@ -325,6 +344,57 @@ describe.runIf(chromiumAvailable)('connector-cli debug in Chromium', () => {
         await other.close();
         expect(await page.evaluate(() => localStorage.getItem('ran'))).toBeNull();
       }
+    } finally {
+      await page.close();
+      expect(await debug.stop()).toBe(0);
+    }
+  });
+
+  // The current SDK's `upload` and `getPageItemById`: run once the runtime implements them.
+  test.runIf(runtimeHas('upload'))('upload: the picked files, then the context typed in', async () => {
+    const dir = join(tempDir('debug-upload-'), 'project');
+    expect((await runCli(['new', '--name', 'Uploads', '-o', dir])).code).toBe(0);
+    writeFileSync(join(dir, 'connector.ts'), HOSTILE);
+    const debug = await startDebug([dir]);
+    const page = await browser.newPage();
+    try {
+      await page.goto(debug.url);
+      await expect.poll(() => page.getByRole('status').innerText()).toContain('Ready');
+      await page.getByLabel('Method', { exact: true }).selectOption({ label: 'upload (the picked files)' });
+      await page.getByLabel('Upload').setInputFiles([
+        { name: 'a.png', mimeType: 'image/png', buffer: Buffer.from('a') },
+        { name: 'b.txt', mimeType: 'text/plain', buffer: Buffer.from('b') },
+      ]);
+      await page.getByLabel(/^Arguments/).fill(JSON.stringify([{ folder: 'uploads' }]));
+      await page.getByRole('button', { name: 'Run' }).click();
+      await expect.poll(() => page.getByRole('status').innerText()).toMatch(/^upload answered/);
+      const [uploaded] = JSON.parse(await page.getByTestId('json').innerText()) as Record<string, unknown>[];
+      expect(uploaded).toMatchObject({ name: '2 file(s)', received: { context: { folder: 'uploads' } } });
+    } finally {
+      await page.close();
+      expect(await debug.stop()).toBe(0);
+    }
+  });
+
+  test.runIf(runtimeHas('getPageItemById'))('getPageItemById: a row as Studio asks for it', async () => {
+    const dir = join(tempDir('debug-rows-'), 'project');
+    expect((await runCli(['new', '--name', 'Rows', '--type', 'data', '-o', dir])).code).toBe(0);
+    writeFileSync(join(dir, 'connector.ts'), ROWS);
+    const debug = await startDebug([dir]);
+    const page = await browser.newPage();
+    try {
+      await page.goto(debug.url);
+      await expect.poll(() => page.getByRole('status').innerText()).toContain('Ready');
+      await run(page, 'getPageItemById: a row');
+      expect(JSON.parse(await page.getByTestId('json').innerText()).received).toEqual({
+        options: { limit: 50 },
+        context: {},
+      });
+      await run(page, 'getPage: the previous page');
+      expect(JSON.parse(await page.getByTestId('json').innerText()).received).toEqual({
+        limit: 50,
+        previousPageToken: 'token',
+      });
     } finally {
       await page.close();
       expect(await debug.stop()).toBe(0);
