@@ -136,7 +136,7 @@ const benchBackend = async (backend: TestBackend): Promise<Figure[]> => {
     const aloneP99 = percentile(alone.times, 99);
     const figures: Figure[] = [
       {
-        label: `${label}: tenant A's trivial data/model alone, p99 (${alone.times.length} calls)${alone.outcomes.describe()}`,
+        label: `${label}: tenant A's trivial data/model alone, p99 (of the ${alone.times.length} answered 200)${alone.outcomes.describe()}`,
         value: round(aloneP99),
         unit: 'ms',
       },
@@ -148,7 +148,7 @@ const benchBackend = async (backend: TestBackend): Promise<Figure[]> => {
       );
       figures.push(
         {
-          label: `${label}: tenant A's trivial data/model p99 while tenant B ${what}`,
+          label: `${label}: tenant A's trivial data/model p99 while tenant B ${what} (of the ${probed.times.length} answered 200)`,
           value: round(p99),
           unit: 'ms',
           anchor: { label: 'A alone, p99', value: round(aloneP99) },
