@@ -270,6 +270,72 @@ describe('connector-cli build', () => {
     );
   });
 
+  test('inline type imports under verbatimModuleSyntax build to a module the runtime loads', async () => {
+    const dir = await fresh('media');
+    // The platform's own connectors are written this way (their URL connector, their `new` template's tsconfig).
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ESNext',
+          module: 'ESNext',
+          moduleResolution: 'bundler',
+          verbatimModuleSyntax: true,
+        },
+      }),
+    );
+    const source = join(dir, 'connector.ts');
+    writeFileSync(
+      source,
+      readFileSync(source, 'utf8').replace(
+        /^import type \{ (.*) \} from '@chili-publish\/studio-connectors';$/m,
+        (_line, names: string) =>
+          `import { ${names
+            .split(', ')
+            .map((name) => `type ${name}`)
+            .join(', ')} } from '@chili-publish/studio-connectors';`,
+      ),
+    );
+    expect(readFileSync(source, 'utf8')).toMatch(/^import \{ type \w+, type \w+ \} from/m);
+    const built = await runCli(['build', dir]);
+    expect(built, built.stderr).toMatchObject({ code: 0, stderr: '' });
+    const module = readFileSync(join(dir, 'out', 'connector.js'), 'utf8');
+    expect(module).not.toMatch(/\bimport\b/);
+    expect((await runCli(['info', dir])).code).toBe(0);
+  });
+
+  test("a module the server would refuse fails build with exit 1 and the server's reason, and is not written", async () => {
+    const dir = await fresh('data');
+    writeFileSync(join(dir, 'connector.ts'), 'export const notAClass = 42;\n');
+    const refused = await runCli(['build', dir]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      'error: the built module cannot run on the platform (publish would answer 422 NO_DEFAULT_CLASS): the script has no default export that is a class; fix connector.ts\n',
+    );
+    expect(existsSync(join(dir, 'out', 'connector.js'))).toBe(false);
+    // A constructor that throws is refused at publish too (SCRIPT_INVALID): the same here.
+    writeFileSync(
+      join(dir, 'connector.ts'),
+      "export default class A { constructor() { throw new Error('no'); } }\n",
+    );
+    const thrown = await runCli(['build', dir]);
+    expect(thrown.code).toBe(1);
+    expect(thrown.stderr).toMatch(/^error: .*422 SCRIPT_INVALID\): the connector's constructor failed: .*no/);
+  });
+
+  test('an SDK name used as a value is a usage error naming it and its place', async () => {
+    const dir = await fresh('data');
+    writeFileSync(
+      join(dir, 'connector.ts'),
+      "import { Data } from '@chili-publish/studio-connectors';\nexport default Data;\n",
+    );
+    const refused = await runCli(['build', dir]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^error: .*connector\.ts:1:10: uses "Data" of @chili-publish\/studio-connectors as a value, but the SDK has types only; use it in types only; fix the connector source and run the command again\n$/,
+    );
+  });
+
   test('-w builds again when a .ts file changes, until stopped', async () => {
     const dir = await fresh('data');
     const child = startCli(['build', dir, '-w']);

@@ -179,6 +179,28 @@ describe.each(await testBackends())('connectors on $name', (backend) => {
     expect(republished.body.iconUrl).toBe('http://cdn.example/icon.png');
   });
 
+  it('takes iconUrl "" as no icon, at publish and republish (the platform\'s URL connector ships it)', async () => {
+    const published = await call<Connector & { iconUrl: string | null }>('POST', `${base}/connectors`, {
+      ...owner,
+      body: connectorBody({ iconUrl: '' }),
+    });
+    expect(published.status).toBe(201);
+    expect(published.body.iconUrl).toBeNull();
+    const path = `${base}/connectors/${published.body.id}`;
+    const withIcon = await call<Connector & { iconUrl: string | null }>('PUT', path, {
+      ...owner,
+      body: connectorBody({ iconUrl: 'https://cdn.example/icon.png' }),
+    });
+    expect(withIcon.body.iconUrl).toBe('https://cdn.example/icon.png');
+    const cleared = await call<Connector & { iconUrl: string | null }>('PUT', path, {
+      ...owner,
+      body: connectorBody({ iconUrl: '' }),
+    });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.iconUrl).toBeNull();
+    expect((await call<Connector & { iconUrl: string | null }>('GET', path, owner)).body.iconUrl).toBeNull();
+  });
+
   it('answers 404 for unknown, malformed and foreign connector ids and unknown environments', async () => {
     const unknown = '00000000-0000-4000-8000-00000000abcd';
     expectProblem(await call('GET', `${base}/connectors/${unknown}`, owner), 404);
