@@ -179,6 +179,25 @@ describe.each(await testBackends())('connectors on $name', (backend) => {
     expect(republished.body.iconUrl).toBe('http://cdn.example/icon.png');
   });
 
+  it('answers 404 for unknown, malformed and foreign connector ids and unknown environments', async () => {
+    const unknown = '00000000-0000-4000-8000-00000000abcd';
+    expectProblem(await call('GET', `${base}/connectors/${unknown}`, owner), 404);
+    expectProblem(await call('GET', `${base}/connectors/not-a-guid`, owner), 404);
+    expectProblem(await call('PATCH', `${base}/connectors/not-a-guid`, { ...owner, body: {} }), 404);
+    expectProblem(await call('GET', `${envPath('no-such-env')}/connectors`, owner), 404);
+    expectProblem(
+      await call('GET', `${envPath('00000000-0000-4000-8000-000000000999')}/connectors`, owner),
+      404,
+    );
+    // A connector of another environment of the same subscription is not found through this one.
+    const { body: connector } = await call<Connector>('POST', `${base}/connectors`, {
+      ...owner,
+      body: connectorBody(),
+    });
+    expectProblem(await call('GET', `${envPath('acme-sandbox')}/connectors/${connector.id}`, owner), 404);
+    expectProblem(await call('DELETE', `${envPath('acme-sandbox')}/connectors/${connector.id}`, owner), 404);
+  });
+
   it('takes iconUrl "" as no icon, at publish and republish (the platform\'s URL connector ships it)', async () => {
     const published = await call<Connector & { iconUrl: string | null }>('POST', `${base}/connectors`, {
       ...owner,
@@ -199,24 +218,5 @@ describe.each(await testBackends())('connectors on $name', (backend) => {
     expect(cleared.status).toBe(200);
     expect(cleared.body.iconUrl).toBeNull();
     expect((await call<Connector & { iconUrl: string | null }>('GET', path, owner)).body.iconUrl).toBeNull();
-  });
-
-  it('answers 404 for unknown, malformed and foreign connector ids and unknown environments', async () => {
-    const unknown = '00000000-0000-4000-8000-00000000abcd';
-    expectProblem(await call('GET', `${base}/connectors/${unknown}`, owner), 404);
-    expectProblem(await call('GET', `${base}/connectors/not-a-guid`, owner), 404);
-    expectProblem(await call('PATCH', `${base}/connectors/not-a-guid`, { ...owner, body: {} }), 404);
-    expectProblem(await call('GET', `${envPath('no-such-env')}/connectors`, owner), 404);
-    expectProblem(
-      await call('GET', `${envPath('00000000-0000-4000-8000-000000000999')}/connectors`, owner),
-      404,
-    );
-    // A connector of another environment of the same subscription is not found through this one.
-    const { body: connector } = await call<Connector>('POST', `${base}/connectors`, {
-      ...owner,
-      body: connectorBody(),
-    });
-    expectProblem(await call('GET', `${envPath('acme-sandbox')}/connectors/${connector.id}`, owner), 404);
-    expectProblem(await call('DELETE', `${envPath('acme-sandbox')}/connectors/${connector.id}`, owner), 404);
   });
 });
