@@ -4,6 +4,7 @@ import { checkedByService } from '../operations/input.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { MODEL_EXAMPLES } from './examples.ts';
 import { createSchemaCollector } from './json-schema.ts';
+import { multipartContent } from './multipart-body.ts';
 import { proxyPathItem } from './proxy-path.ts';
 import { TAGS } from './tags.ts';
 
@@ -139,7 +140,9 @@ export const openApiDocument = (
             requestBody: {
               required: true,
               ...(op.bodyDescription ? { description: op.bodyDescription } : {}),
-              content: { 'application/json': { schema: toSchema(body, 'input') } },
+              content: op.multipart
+                ? { 'multipart/form-data': multipartContent(op.multipart, toSchema) }
+                : { 'application/json': { schema: toSchema(body, 'input') } },
             },
           }
         : {}),
