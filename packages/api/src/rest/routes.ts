@@ -96,6 +96,8 @@ const multipartInput = async (
   { params, query }: RouteInput,
   idleMs: number,
 ) => {
+  // The path and the query first: a malformed one is answered as on every route, before the form is read.
+  parseInput({ ...operation, body: undefined }, { params, query, body: undefined, hasBody: false });
   const form = await readMultipartBody(req, multipart, idleMs);
   const input = parseInput(
     { ...operation, body: multipart.fields },
