@@ -26,7 +26,8 @@ const isMultipart = (contentType: string | undefined) =>
  * are kept in memory up to `form.maxFileBytes` each and `form.maxTotalBytes` in all (413 past either, the rest left
  * unread); text parts named in `form.textFields` are JSON (a bare word for `usage`); any other part, a file part
  * without a file name, a part given twice or no file at all is 400 naming the part. Another body type, or an encoded
- * one, is 415.
+ * one, is 415. The caller's body budget (body-budget.ts) is not charged: it guards the time JSON parsing takes, and a
+ * form is only split, while the upload limits bound what one request holds (a file of 50 MiB must pass).
  */
 export const readMultipartBody = (
   req: IncomingMessage,
