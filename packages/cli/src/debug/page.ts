@@ -27,17 +27,24 @@ const mediaMethods: ConnectorMethod[] = [
   'getCapabilities',
   'getConfigurationOptions',
 ];
-const dataMethods: ConnectorMethod[] = ['getPage', 'getModel', 'getCapabilities', 'getConfigurationOptions'];
+const dataMethods: ConnectorMethod[] = [
+  'getPage',
+  'getModel',
+  'getPageItemById',
+  'getCapabilities',
+  'getConfigurationOptions',
+];
 
-/** Arguments each method starts with: the SDK's parameter order, as JSON. */
-const defaultArguments: Record<ConnectorMethod, unknown[]> = {
+/** Arguments each method the page offers starts with: the SDK's parameter order, as JSON. */
+const defaultArguments: Partial<Record<ConnectorMethod, unknown[]>> = {
   query: [
     { filter: null, collection: null, pageToken: null, pageSize: 10, sortBy: null, sortOrder: null },
     {},
   ],
   detail: ['id', {}],
   download: ['id', 'thumbnail', 'web', {}],
-  getPage: [{ limit: 10, continuationToken: null }, {}],
+  getPage: [{ limit: 10, continuationToken: null, previousPageToken: null }, {}],
+  getPageItemById: ['id', { limit: 10, sorting: null }, {}],
   getModel: [{}],
   getCapabilities: [],
   getConfigurationOptions: [],
@@ -51,7 +58,13 @@ const relay: HostFetch = async (request, signal) => {
   const response = await fetch('/relay', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ url: request.url, method: request.method, headers: request.headers, body }),
+    body: JSON.stringify({
+      url: request.url,
+      method: request.method,
+      headers: request.headers,
+      body,
+      redirect: request.redirect,
+    }),
     signal,
   });
   const answer = (await response.json()) as RelayResponse | RelayFailure;
@@ -102,7 +115,7 @@ const main = async () => {
   const options = h('textarea', { id: 'options', name: 'options', spellcheck: 'false' });
   options.value = JSON.stringify(project.options, null, 2);
   const fillArguments = () => {
-    args.value = JSON.stringify(defaultArguments[method.value as ConnectorMethod], null, 2);
+    args.value = JSON.stringify(defaultArguments[method.value as ConnectorMethod] ?? [], null, 2);
   };
   method.addEventListener('change', fillArguments);
   fillArguments();
