@@ -36,7 +36,18 @@ const resultsDir = join(here, 'results');
 const out = join(here, 'REPORT.md');
 
 /** Sections in the order of the issues that set their targets; others follow by name. */
-const ORDER = ['store', 'api', 'api-import', 'proxy', 'user-path', 'soak'];
+const ORDER = [
+  'store',
+  'api',
+  'api-import',
+  'proxy',
+  'user-path',
+  'soak',
+  'runtime',
+  'runtime-sessions',
+  'runtime-studio',
+  'runtime-fairness',
+];
 
 const number = (value: number) =>
   Number.isInteger(value)

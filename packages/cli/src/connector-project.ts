@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative } from 'node:path';
 import { formatPath, PublishConnectorBody } from '@platform/core';
-import { compileConnector } from './compile-connector.ts';
+import { compileSource } from './compile-source.ts';
 import { UsageError } from './errors.ts';
 import type { ProjectPackage } from './project.ts';
 
@@ -84,9 +84,7 @@ const readScript = async (project: ProjectPackage, entry: string | undefined): P
   ];
   for (const source of sources) {
     if (source === undefined || !(await isFile(source))) continue;
-    const script = await compileConnector(source);
-    if (script.trim() === '')
-      throw new UsageError(`${source} compiles to nothing; export the connector class`);
+    const script = await compileSource(source);
     return { script, from: relative(project.dir, source) || source, compiled: true };
   }
   const built = main === undefined ? `${DEFAULT_SCRIPT} (no "main" in package.json)` : `${path} (its "main")`;

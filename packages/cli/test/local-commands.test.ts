@@ -18,7 +18,7 @@ const SDK = join(ROOT, 'node_modules', '@chili-publish', 'studio-connectors');
 const typecheck = (dir: string) => promisify(execFile)(process.execPath, [TSC, '-p', dir]);
 
 /** A copy of an example connector (the repository's own fixtures), so a build writes into a temporary folder. */
-const example = (name: 'stand-in-media' | 'stand-in-data'): string => {
+const example = (name: 'stand-in-media' | 'stand-in-data' | 'acme-library' | 'acme-catalog'): string => {
   const dir = join(tempDir('local-commands-'), name);
   cpSync(join(EXAMPLES, name), dir, { recursive: true });
   return dir;
@@ -42,6 +42,25 @@ describe('connector-cli test', () => {
       const lines = result.stdout.trim().split('\n');
       expect(lines).toHaveLength(3);
       expect(lines.every((line) => line.startsWith('PASS: '))).toBe(true);
+    },
+  );
+
+  // acme-catalog's file runs getPageItemById, which passes once the runtime has the SDK's current interface.
+  test.each([
+    ['acme-library', 6],
+    ['acme-catalog', 5],
+  ] as const)(
+    "the %s example, written as the platform's connectors are, passes its %i tests",
+    async (name, count) => {
+      const dir = example(name);
+      const result = await runCli(['test', dir, '-t', join(dir, 'tests.json')]);
+      expect(
+        result.stdout
+          .trim()
+          .split('\n')
+          .filter((line) => line.startsWith('PASS: ')),
+      ).toHaveLength(count);
+      expect(result).toMatchObject({ code: 0, stderr: `${count} of ${count} tests passed\n` });
     },
   );
 
@@ -267,6 +286,72 @@ describe('connector-cli build', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(
       /^error: .*connector\.ts:1:\d+: imports "left-pad": a connector may import only relative files/,
+    );
+  });
+
+  test('inline type imports under verbatimModuleSyntax build to a module the runtime loads', async () => {
+    const dir = await fresh('media');
+    // The platform's own connectors are written this way (their URL connector, their `new` template's tsconfig).
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ESNext',
+          module: 'ESNext',
+          moduleResolution: 'bundler',
+          verbatimModuleSyntax: true,
+        },
+      }),
+    );
+    const source = join(dir, 'connector.ts');
+    writeFileSync(
+      source,
+      readFileSync(source, 'utf8').replace(
+        /^import type \{ (.*) \} from '@chili-publish\/studio-connectors';$/m,
+        (_line, names: string) =>
+          `import { ${names
+            .split(', ')
+            .map((name) => `type ${name}`)
+            .join(', ')} } from '@chili-publish/studio-connectors';`,
+      ),
+    );
+    expect(readFileSync(source, 'utf8')).toMatch(/^import \{ type \w+, type \w+ \} from/m);
+    const built = await runCli(['build', dir]);
+    expect(built, built.stderr).toMatchObject({ code: 0, stderr: '' });
+    const module = readFileSync(join(dir, 'out', 'connector.js'), 'utf8');
+    expect(module).not.toMatch(/\bimport\b/);
+    expect((await runCli(['info', dir])).code).toBe(0);
+  });
+
+  test("a module the server would refuse fails build with exit 1 and the server's reason, and is not written", async () => {
+    const dir = await fresh('data');
+    writeFileSync(join(dir, 'connector.ts'), 'export const notAClass = 42;\n');
+    const refused = await runCli(['build', dir]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      'error: the built module cannot run on the platform (publish would answer 422 NO_DEFAULT_CLASS): the script has no default export that is a class; fix connector.ts\n',
+    );
+    expect(existsSync(join(dir, 'out', 'connector.js'))).toBe(false);
+    // A constructor that throws is refused at publish too (SCRIPT_INVALID): the same here.
+    writeFileSync(
+      join(dir, 'connector.ts'),
+      "export default class A { constructor() { throw new Error('no'); } }\n",
+    );
+    const thrown = await runCli(['build', dir]);
+    expect(thrown.code).toBe(1);
+    expect(thrown.stderr).toMatch(/^error: .*422 SCRIPT_INVALID\): the connector's constructor failed: .*no/);
+  });
+
+  test('an SDK name used as a value is a usage error naming it and its place', async () => {
+    const dir = await fresh('data');
+    writeFileSync(
+      join(dir, 'connector.ts'),
+      "import { Data } from '@chili-publish/studio-connectors';\nexport default Data;\n",
+    );
+    const refused = await runCli(['build', dir]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^error: .*connector\.ts:1:10: uses "Data" of @chili-publish\/studio-connectors as a value, but the SDK has types only; use it in types only; fix the connector source and run the command again\n$/,
     );
   });
 

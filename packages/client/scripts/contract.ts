@@ -155,7 +155,8 @@ const property = (checker: ts.TypeChecker, type: ts.Type, ...path: string[]): ts
   return current;
 };
 
-type Route = { method: string; path: string; query: string[] };
+/** `form`: the name of the file parts of a multipart/form-data body (the REST client sends `body.files` as them). */
+type Route = { method: string; path: string; query: string[]; form?: string };
 
 /** The REST route of every JSON operation, from the operation table itself. */
 const loadRoutes = async (): Promise<Record<string, Route>> => {
@@ -167,6 +168,7 @@ const loadRoutes = async (): Promise<Record<string, Route>> => {
       method: operation.method,
       path: operation.path,
       query: Object.keys(('query' in operation && operation.query?.shape) || {}),
+      ...('multipart' in operation && operation.multipart ? { form: operation.multipart.fileField } : {}),
     };
   }
   return routes;

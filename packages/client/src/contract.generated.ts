@@ -937,6 +937,20 @@ export type AppRouter = TRPCBuiltRouter<
         output: { contentType: string; bytes: Uint8Array<ArrayBufferLike> };
         meta: object;
       }>;
+      mediaUpload: TRPCMutationProcedure<{
+        input: {
+          environment: string;
+          connectorId: string;
+          body: {
+            files: { name: string; base64: string; contentType?: string }[];
+            usage?: 'browser' | 'server';
+            options?: { [key: string]: null | string | number | boolean };
+            context?: { [key: string]: null | string | number | boolean };
+          };
+        };
+        output: unknown;
+        meta: object;
+      }>;
       dataPage: TRPCMutationProcedure<{
         input: {
           environment: string;
@@ -947,7 +961,23 @@ export type AppRouter = TRPCBuiltRouter<
               filters?: null | unknown[];
               sorting?: null | unknown[];
               continuationToken?: null | string;
+              previousPageToken?: null | string;
             };
+            usage?: 'browser' | 'server';
+            options?: { [key: string]: null | string | number | boolean };
+            context?: { [key: string]: null | string | number | boolean };
+          };
+        };
+        output: unknown;
+        meta: object;
+      }>;
+      dataItem: TRPCMutationProcedure<{
+        input: {
+          environment: string;
+          connectorId: string;
+          body: {
+            id: string;
+            pageOptions: { limit: number; sorting?: null | unknown[] };
             usage?: 'browser' | 'server';
             options?: { [key: string]: null | string | number | boolean };
             context?: { [key: string]: null | string | number | boolean };
@@ -1175,9 +1205,20 @@ export const restRoutes = {
     path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/media/detail',
     query: [],
   },
+  'connectorRuntime.mediaUpload': {
+    method: 'POST',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/media/upload',
+    query: [],
+    form: 'file',
+  },
   'connectorRuntime.dataPage': {
     method: 'POST',
     path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/data/page',
+    query: [],
+  },
+  'connectorRuntime.dataItem': {
+    method: 'POST',
+    path: '/grafx/api/v1/environment/{environment}/connectors/{connectorId}/data/item',
     query: [],
   },
   'connectorRuntime.dataModel': {

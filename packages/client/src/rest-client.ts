@@ -55,6 +55,31 @@ const problemOf = async (response: Response): Promise<PlatformProblem> => {
   return { status: response.status, detail: text || response.statusText };
 };
 
+type FileInput = { name: string; contentType?: string; base64: string };
+
+/**
+ * A body the route takes as multipart/form-data: each of `files` as a file part named `field` (its bytes decoded from
+ * base64, with its name and type), every other field as a JSON text part.
+ */
+const formOf = (field: string, body: unknown): FormData => {
+  const form = new FormData();
+  for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+    if (name !== 'files') {
+      if (value !== undefined) form.append(name, JSON.stringify(value));
+      continue;
+    }
+    for (const file of value as FileInput[]) {
+      const bytes = Uint8Array.from(atob(file.base64), (char) => char.charCodeAt(0));
+      form.append(
+        field,
+        new Blob([bytes], { type: file.contentType ?? 'application/octet-stream' }),
+        file.name,
+      );
+    }
+  }
+  return form;
+};
+
 /** A typed REST client over `fetch`; error answers throw {@link PlatformApiError} with their ProblemDetails. */
 export const createRestClient = (options: RestClientOptions): RestClient => {
   const base = options.baseUrl.replace(/\/$/, '');
@@ -70,14 +95,18 @@ export const createRestClient = (options: RestClientOptions): RestClient => {
       if (value !== undefined && value !== null) query.set(name, String(value));
     }
     const hasBody = 'body' in values;
+    const form = 'form' in route ? route.form : undefined;
     const response = await (options.fetch ?? fetch)(`${base}${path}${query.size ? `?${query}` : ''}`, {
       method: route.method,
       headers: {
         accept: 'application/json',
-        ...(hasBody ? { 'content-type': 'application/json' } : {}),
+        // A form's type, with its boundary, is the one fetch sets for FormData.
+        ...(hasBody && form === undefined ? { 'content-type': 'application/json' } : {}),
         ...authorizationHeader(options.token),
       },
-      ...(hasBody ? { body: JSON.stringify(values.body) } : {}),
+      ...(hasBody
+        ? { body: form === undefined ? JSON.stringify(values.body) : formOf(form, values.body) }
+        : {}),
       ...(init?.signal ? { signal: init.signal } : {}),
     });
     if (!response.ok) throw new PlatformApiError(response.status, await problemOf(response));

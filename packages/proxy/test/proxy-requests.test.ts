@@ -362,6 +362,54 @@ describe.each(backends)('proxy requests on $name', (backend) => {
     expect(Object.keys(paged.headers)).not.toContain('content-security-policy');
   });
 
+  it("in process: the fetch's redirect mode, follow checking every hop, error failing, manual answering the redirect", async () => {
+    const id = await staticKeyConnector();
+    target.routes.set('/hop', (_req, res) => {
+      res.writeHead(302, { location: '/landed' });
+      res.end();
+    });
+    target.routes.set('/leave', (_req, res) => {
+      res.writeHead(302, { location: 'http://elsewhere.example/' });
+      res.end();
+    });
+    const fetch = inProcess(id);
+    const send = (path: string, redirect?: 'follow' | 'error' | 'manual') =>
+      fetch(
+        {
+          url: `${target.url}${path}`,
+          method: 'GET',
+          headers: {},
+          body: undefined,
+          maxResponseBytes: 1024,
+          ...(redirect ? { redirect } : {}),
+        },
+        new AbortController().signal,
+      );
+    for (const mode of [undefined, 'follow'] as const) {
+      const followed = await send('/hop', mode);
+      expect([followed.status, followed.redirected, followed.url]).toEqual([
+        200,
+        true,
+        `${target.url}/landed`,
+      ]);
+    }
+    const manual = await send('/hop', 'manual');
+    expect([manual.status, manual.redirected, manual.url, manual.headers.location]).toEqual([
+      302,
+      false,
+      `${target.url}/hop`,
+      '/landed',
+    ]);
+    const before = target.requests.length;
+    await expect(send('/hop', 'error')).rejects.toThrow(
+      "answered with a redirect (302), and the fetch's redirect mode is 'error'",
+    );
+    expect(target.requests.slice(before).map((r) => r.path)).toEqual(['/hop']);
+    // Followed, a hop is checked as the first request is.
+    await expect(send('/leave')).rejects.toMatchObject({ code: 'FETCH_REFUSED' });
+    expect((await send('/leave', 'manual')).status).toBe(302);
+  });
+
   it('in process: a host outside allowedDomains and an oversized body are refused with typed errors', async () => {
     const id = await staticKeyConnector();
     const fetch = inProcess(id);

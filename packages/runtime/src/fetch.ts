@@ -7,8 +7,10 @@ import type { QuickJSDeferredPromise } from 'quickjs-emscripten-core';
 import { decodeDataUrl, isDataUrl } from './data-url.ts';
 import { RuntimeError } from './errors.ts';
 import { urlForRecord } from './fetch-record.ts';
+import { fileResponse, type HeldFiles, isFileUrl } from './file-pointers.ts';
+import { encodeBody, type SandboxBody } from './form-data.ts';
 import type { RuntimeLimits } from './limits.ts';
-import type { FetchRecord, HostFetch, HostFetchResponse } from './types.ts';
+import type { FetchRecord, HostFetch, HostFetchResponse, RedirectMode } from './types.ts';
 
 /** The state of one running call (or of loading the module). */
 export type Invocation = {
@@ -24,6 +26,8 @@ export type Invocation = {
   controller: AbortController | undefined;
   /** ArrayBufferPointer id → the bytes and their content type, valid for this invocation. */
   pointers: Map<string, { contentType: string; body: Uint8Array }>;
+  /** The files handed to `upload`, by FilePointer id (file-pointers.ts). */
+  files: HeldFiles;
   /** Sandbox promises for host operations still running; released when the invocation ends. */
   deferreds: Set<QuickJSDeferredPromise>;
   limits: RuntimeLimits;
@@ -36,7 +40,12 @@ export type Invocation = {
   unanswered: Set<() => void>;
 };
 
-export type SandboxRequest = { method: string; headers: Record<string, string>; body: string | null };
+export type SandboxRequest = {
+  method: string;
+  headers: Record<string, string>;
+  body: SandboxBody | null;
+  redirect: RedirectMode;
+};
 
 /** Content types whose body the connector gets as a pointer only (`text` empty). */
 const isBinaryType = (contentType: string): boolean =>
@@ -76,7 +85,11 @@ export const performFetch = async (
   let response: HostFetchResponse;
   invocation.unanswered.add(cutShort);
   try {
-    response = isDataUrl(url) ? dataResponse(url) : await viaPort(invocation, url, init);
+    response = isDataUrl(url)
+      ? dataResponse(url)
+      : isFileUrl(url)
+        ? fileResponse(invocation.files, url)
+        : await viaPort(invocation, url, init);
     invocation.unanswered.delete(cutShort);
   } catch (error) {
     invocation.unanswered.delete(cutShort);
@@ -115,18 +128,35 @@ const tooLarge = (limits: RuntimeLimits) =>
     `a response body exceeded the limit of ${Math.round(limits.maxResponseBytes / 1048576)} MiB`,
   );
 
-const viaPort = (invocation: Invocation, url: string, init: SandboxRequest): Promise<HostFetchResponse> => {
-  // The connector never authenticates itself: the platform injects the configured credentials (or none).
+const viaPort = async (
+  invocation: Invocation,
+  url: string,
+  init: SandboxRequest,
+): Promise<HostFetchResponse> => {
+  const encoded = await encodeBody(init.body, invocation.files);
+  // The connector never authenticates itself: the platform injects the configured credentials (or none). A form's
+  // type is always the one its boundary is in; a file's stands unless the connector named one.
   const headers = Object.fromEntries(
-    Object.entries(init.headers).filter(([name]) => name.toLowerCase() !== 'authorization'),
+    Object.entries(init.headers).filter(
+      ([name]) =>
+        name.toLowerCase() !== 'authorization' &&
+        !(init.body?.kind === 'form' && name.toLowerCase() === 'content-type'),
+    ),
   );
+  if (
+    encoded.contentType !== undefined &&
+    !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')
+  ) {
+    headers['content-type'] = encoded.contentType;
+  }
   invocation.controller ??= new AbortController();
   return invocation.hostFetch(
     {
       url,
       method: init.method,
       headers,
-      body: init.body ?? undefined,
+      body: encoded.body,
+      redirect: init.redirect,
       maxResponseBytes: invocation.limits.maxResponseBytes,
     },
     invocation.controller.signal,

@@ -14,4 +14,7 @@ export {
   type HostFetchResponse,
   type InvocationResult,
   type Platform,
+  type RedirectMode,
+  redirectModes,
+  type UploadFile,
 } from './types.ts';

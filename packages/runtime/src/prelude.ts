@@ -6,8 +6,12 @@
  *
  * Evaluating the prelude yields a function `(host, platform, sdkVersion) => control`; the host keeps `control`:
  * `load(moduleNamespace, optionsJson)` builds the connector with the published options, `call(method, argsJson,
- * optionsJson)` runs one method and resolves to a JSON string `{value}` | `{missing: true}` |
- * `{error: {name, message, status}}`.
+ * optionsJson)` runs one method and resolves to a JSON string `{value}` | `{missing: true, capability?}` |
+ * `{error: {name, message, status}}` (`capability`: the one the connector's capabilities lack for the method).
+ *
+ * A fetch body reaches the host described, never as a host object: `{kind: 'text', text}`, `{kind: 'file', id}` (a
+ * FilePointer) or `{kind: 'form', entries}` (a StudioFormData, or the string its `toJSON()` gave); form-data.ts makes
+ * the bytes.
  */
 export const prelude = String.raw`(function (host, platform, sdkVersion) {
   'use strict';
@@ -28,27 +32,70 @@ export const prelude = String.raw`(function (host, platform, sdkVersion) {
     }
   }
 
+  // A FilePointer made by the runtime, or one a connector copied into a plain object ({id, url, name}).
+  const isPointer = (value) =>
+    value instanceof FilePointer ||
+    (typeof value === 'object' && value !== null && typeof value.id === 'string' && typeof value.url === 'string' && typeof value.name === 'string');
+
+  // What toJSON() yields starts with this key: fetch sends such a string body as the form it describes.
+  const FORM_KEY = '$studioFormData';
+
+  let entriesOf;
+
   class StudioFormData {
     #entries = [];
-    append(name, value) { this.#entries.push([String(name), value instanceof FilePointer ? value : String(value)]); }
-    set(name, value) { this.delete(name); this.append(name, value); }
-    delete(name) { this.#entries = this.#entries.filter(([n]) => n !== String(name)); }
-    get(name) { const e = this.#entries.find(([n]) => n === String(name)); return e === undefined ? null : e[1]; }
-    getAll(name) { return this.#entries.filter(([n]) => n === String(name)).map(([, v]) => v); }
-    has(name) { return this.#entries.some(([n]) => n === String(name)); }
-    entries() { return this.#entries.map(([n, v]) => [n, v])[Symbol.iterator](); }
-    [Symbol.iterator]() { return this.entries(); }
+    append(name, value, filename) {
+      const entry = { name: String(name) };
+      if (isPointer(value)) {
+        entry.pointer = value;
+        if (filename !== undefined) entry.filename = String(filename);
+      } else {
+        entry.value = String(value);
+      }
+      this.#entries.push(entry);
+    }
+    set(name, value, filename) {
+      const key = String(name);
+      const at = this.#entries.findIndex((e) => e.name === key);
+      this.delete(key);
+      this.append(key, value, filename);
+      if (at >= 0) this.#entries.splice(at, 0, this.#entries.pop());
+    }
+    delete(name) { this.#entries = this.#entries.filter((e) => e.name !== String(name)); }
+    #valueOf(entry) { return entry.pointer === undefined ? entry.value : entry.pointer; }
+    get(name) { const e = this.#entries.find((e) => e.name === String(name)); return e === undefined ? null : this.#valueOf(e); }
+    getAll(name) { return this.#entries.filter((e) => e.name === String(name)).map((e) => this.#valueOf(e)); }
+    has(name) { return this.#entries.some((e) => e.name === String(name)); }
+    forEach(callback) { for (const e of this.#entries.slice()) callback(this.#valueOf(e), e.name); }
+    toJSON() { return JSON.stringify({ [FORM_KEY]: entriesOf(this) }); }
+    static {
+      // What the host reads (a file part by its pointer's id), kept in this closure rather than on the class.
+      entriesOf = (form) =>
+        form.#entries.map(({ name, value, pointer, filename }) =>
+          pointer === undefined ? { name, value } : { name, file: String(pointer.id), filename });
+    }
   }
 
-  const multipart = (form) => {
-    const boundary = '----studio-form-' + Math.random().toString(16).slice(2);
-    let body = '';
-    for (const [name, value] of form) {
-      if (value instanceof FilePointer) throw new TypeError('StudioFormData: file parts are not supported by this runtime');
-      body += '--' + boundary + '\r\nContent-Disposition: form-data; name="' + name.replace(/"/g, '%22') + '"\r\n\r\n' + value + '\r\n';
+  const formOfJson = (text) => {
+    if (!text.startsWith('{"' + FORM_KEY + '":')) return undefined;
+    try {
+      const entries = JSON.parse(text)[FORM_KEY];
+      return Array.isArray(entries) ? entries : undefined;
+    } catch {
+      return undefined;
     }
-    return { body: body + '--' + boundary + '--\r\n', contentType: 'multipart/form-data; boundary=' + boundary };
   };
+
+  const bodyOf = (body) => {
+    if (body === undefined || body === null) return null;
+    if (body instanceof StudioFormData) return { kind: 'form', entries: entriesOf(body) };
+    if (isPointer(body)) return { kind: 'file', id: String(body.id) };
+    const text = String(body);
+    const entries = formOfJson(text);
+    return entries === undefined ? { kind: 'text', text } : { kind: 'form', entries };
+  };
+
+  const redirectModes = ['follow', 'error', 'manual'];
 
   const sleep = (ms) => host.sleep(Number(ms) || 0);
 
@@ -58,16 +105,13 @@ export const prelude = String.raw`(function (host, platform, sdkVersion) {
     if (request.headers !== undefined && request.headers !== null) {
       for (const [name, value] of Object.entries(request.headers)) headers[name] = String(value);
     }
-    let body = request.body === undefined || request.body === null ? null : request.body;
-    if (body instanceof StudioFormData) {
-      const encoded = multipart(body);
-      body = encoded.body;
-      if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = encoded.contentType;
-    } else if (body !== null) {
-      body = String(body);
+    const redirect = request.redirect === undefined ? 'follow' : String(request.redirect);
+    if (!redirectModes.includes(redirect)) {
+      return Promise.reject(new TypeError("fetch: redirect must be 'follow', 'error' or 'manual', not '" + redirect + "'"));
     }
+    const body = bodyOf(request.body);
     const method = request.method === undefined ? 'GET' : String(request.method).toUpperCase();
-    return host.fetch(String(url), JSON.stringify({ method, headers, body })).then((json) => Object.freeze(JSON.parse(json)));
+    return host.fetch(String(url), JSON.stringify({ method, headers, body, redirect })).then((json) => Object.freeze(JSON.parse(json)));
   };
 
   const logError = (message) => { host.logError(String(message)); };
@@ -83,6 +127,9 @@ export const prelude = String.raw`(function (host, platform, sdkVersion) {
   });
 
   let connector;
+
+  // Methods a connector has only when its capabilities say so (the SDK's MediaConnectorUpload, DataSourceVariableCapability).
+  const capabilityOf = { upload: 'upload', getPageItemById: 'dataSourceVariable' };
 
   const describe = (error) => {
     // QuickJS throws null when it cannot even allocate its out-of-memory error: the host reads null as the memory limit.
@@ -112,7 +159,18 @@ export const prelude = String.raw`(function (host, platform, sdkVersion) {
       Object.assign(options, JSON.parse(optionsJson));
       if (typeof connector[method] !== 'function') return JSON.stringify({ missing: true });
       try {
-        const value = await connector[method](...JSON.parse(argsJson));
+        const capability = Object.hasOwn(capabilityOf, method) ? capabilityOf[method] : undefined;
+        if (capability !== undefined) {
+          const capabilities = await connector.getCapabilities();
+          if (capabilities === null || typeof capabilities !== 'object' || capabilities[capability] !== true) {
+            return JSON.stringify({ missing: true, capability });
+          }
+        }
+        const args = JSON.parse(argsJson);
+        if (method === 'upload' && Array.isArray(args[0])) {
+          args[0] = args[0].map((p) => new FilePointer(p.id, p.url, p.name));
+        }
+        const value = await connector[method](...args);
         return JSON.stringify({ value: value === undefined ? null : value });
       } catch (error) {
         return JSON.stringify({ error: describe(error) });

@@ -15,6 +15,7 @@ import { classifySandboxError, type SandboxError, timeLimit } from './classify.t
 import { newEngine, recycleEngine } from './engine.ts';
 import { isLimitError, RuntimeError } from './errors.ts';
 import { ENDED, type Invocation, performFetch } from './fetch.ts';
+import { handOver } from './file-pointers.ts';
 import { defaultLimits, type RuntimeLimits } from './limits.ts';
 import { prelude } from './prelude.ts';
 import {
@@ -26,8 +27,11 @@ import {
   type Platform,
 } from './types.ts';
 
-/** The SDK (`@chili-publish/studio-connectors`) version whose connector interface this runtime implements. */
-export const sdkVersion = '1.14.0';
+/**
+ * The SDK (`@chili-publish/studio-connectors`) version whose connector interface this runtime implements: the
+ * interface of its source (chili-publish/studio-sdk `packages/connectors`), upload and getPageItemById included.
+ */
+export const sdkVersion = '1.47.0-alpha.0';
 
 export type LoadParams = {
   /** The ES module source; its default export is the connector class. */
@@ -45,6 +49,7 @@ export type ConnectorSandbox = {
   /**
    * `callOptions` are laid over the published options for this call. `deadline` (epoch ms) ends the call when the
    * caller's wall time runs out, where that began before the call (a pool's queue); by default the time limit from now.
+   * `upload`'s first argument is an array of UploadFile: their bytes stay here, the connector gets FilePointers.
    */
   call(
     method: ConnectorMethod,
@@ -62,7 +67,7 @@ type Vm = {
   control: QuickJSHandle;
 };
 
-type Outcome = { value?: unknown; missing?: boolean; error?: SandboxError | null };
+type Outcome = { value?: unknown; missing?: boolean; capability?: string; error?: SandboxError | null };
 
 const LOG_MESSAGE_MAX = 4096;
 
@@ -103,17 +108,24 @@ class Sandbox implements ConnectorSandbox {
       const options = JSON.stringify({ ...this.#params.options, ...callOptions });
       const invocation = this.#begin(deadline);
       try {
+        const sent = method === 'upload' ? [handOver(invocation.files, args[0]), ...args.slice(1)] : args;
         const outcome = await this.#run(vm, invocation, (context) =>
           Scope.withScope((scope) =>
             context.callMethod(vm.control, 'call', [
               scope.manage(context.newString(method)),
-              scope.manage(context.newString(JSON.stringify(args))),
+              scope.manage(context.newString(JSON.stringify(sent))),
               scope.manage(context.newString(options)),
             ]),
           ),
         );
-        if (outcome.missing)
-          throw new RuntimeError('METHOD_MISSING', `the connector has no method '${method}'`);
+        if (outcome.missing) {
+          throw new RuntimeError(
+            'METHOD_MISSING',
+            outcome.capability === undefined
+              ? `the connector has no method '${method}'`
+              : `the connector has no method '${method}': its getCapabilities() does not say ${outcome.capability}: true`,
+          );
+        }
         if (outcome.error !== undefined) throw classifySandboxError(outcome.error, this.#limits);
         return method === 'download'
           ? pointedBytes(outcome.value, invocation)
@@ -148,6 +160,7 @@ class Sandbox implements ConnectorSandbox {
       wake: () => undefined,
       controller: undefined,
       pointers: new Map(),
+      files: new Map(),
       deferreds: new Set(),
       limits: this.#limits,
       hostFetch: this.#params.fetch,
@@ -166,6 +179,7 @@ class Sandbox implements ConnectorSandbox {
     invocation.deferreds.clear();
     invocation.controller?.abort(ENDED);
     invocation.pointers.clear();
+    invocation.files.clear();
     if (this.#current === invocation) this.#current = undefined;
   }
 

@@ -7,9 +7,17 @@ export type HostFetchRequest = {
   method: string;
   headers: Record<string, string>;
   body: string | Uint8Array | undefined;
+  /**
+   * Fetch's `redirect`: `follow` (every hop checked as the first), `error` (a redirect fails the fetch) or `manual`
+   * (the redirect itself is the answer).
+   */
+  redirect?: RedirectMode;
   /** The port may stop reading a body past this many bytes (the runtime refuses it anyway). */
   maxResponseBytes: number;
 };
+
+export const redirectModes = ['follow', 'error', 'manual'] as const;
+export type RedirectMode = (typeof redirectModes)[number];
 
 export type HostFetchResponse = {
   status: number;
@@ -42,11 +50,19 @@ export const connectorMethods = [
   'download',
   'getPage',
   'getModel',
+  'getPageItemById',
+  'upload',
   'getCapabilities',
   'getConfigurationOptions',
 ] as const;
 
 export type ConnectorMethod = (typeof connectorMethods)[number];
+
+/**
+ * One file handed to `upload`: its bytes stay on the host for the invocation, and the connector gets a `FilePointer
+ * {id, url, name}` in its place (file-pointers.ts).
+ */
+export type UploadFile = { name: string; contentType: string; bytes: Uint8Array };
 
 export type InvocationResult =
   | { kind: 'json'; value: unknown }

@@ -18,9 +18,10 @@ export const parseTtl = (text: string): number => {
 
 /**
  * The issuer the server runs: its key in DATA_DIR, or with DATABASE_URL in the database (sealed with SECRETS_KEY),
- * where every replica reads it; a key of DATA_DIR would sign tokens no server verifies.
+ * where every replica reads it; a key of DATA_DIR would sign tokens no server verifies. Also the runtime benches'
+ * minter: each of their thousand users gets a token of its own, as this command would print it.
  */
-const serversIssuer = async (config: Config, issuer: string): Promise<DevIssuer> => {
+export const serversIssuer = async (config: Config, issuer: string): Promise<DevIssuer> => {
   const options = { dataDir: config.dataDir, issuer, audience: config.authAudience };
   if (!config.databaseUrl) return createDevIssuer(options);
   const [{ createSecretBox, openDatabase }, { sharedDevKeyStore }] = await Promise.all([

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { access, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileConnector } from '@platform/cli/compile';
+import { compileConnector } from '@platform/compile';
 import { type AuthType, splitSecrets } from '@platform/core';
 import { type Database, insertConnector, type SecretBox, schema, setConnectorAuth } from '@platform/store';
 import type { StandInCredentials } from './credentials.ts';
@@ -73,7 +73,11 @@ export const publishDemoConnectors = async (params: {
       const pkg = JSON.parse(
         await readFile(join(dir, project.folder, 'package.json'), 'utf8'),
       ) as PackageJson;
-      return { project, pkg, script: await compileConnector(join(dir, project.folder, 'connector.ts')) };
+      return {
+        project,
+        pkg,
+        script: await compileConnector(join(dir, project.folder, 'connector.ts'), { strictImports: true }),
+      };
     }),
   );
   const environments = await database.db.select({ id: schema.environments.id }).from(schema.environments);

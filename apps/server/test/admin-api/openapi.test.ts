@@ -34,6 +34,48 @@ describe.each(backends)('the served OpenAPI document on $name', (backend) => {
       expect(document.paths[path]?.[method], `${method} ${path}`).toBeDefined();
   });
 
+  it("documents the connector SDK's current interface: data/item, media/upload as a form, previousPageToken", async () => {
+    type Body = {
+      content: Record<string, { schema: Record<string, unknown>; encoding?: Record<string, unknown> }>;
+    };
+    type Op = { requestBody?: Body; responses: Record<string, unknown> };
+    const document = await json<{ paths: Record<string, Record<string, Op>> }>(
+      await s.tp.call('/openapi.json'),
+    );
+    const base = '/grafx/api/v1/environment/{environment}/connectors/{connectorId}';
+    const item = document.paths[`${base}/data/item`]?.post;
+    expect(Object.keys(item?.requestBody?.content ?? {})).toEqual(['application/json']);
+    const itemBody = item?.requestBody?.content['application/json']?.schema as {
+      required: string[];
+      properties: Record<string, { required?: string[] }>;
+    };
+    expect(itemBody.required).toEqual(['id', 'pageOptions']);
+    expect(itemBody.properties.pageOptions?.required).toEqual(['limit']);
+    expect(Object.keys(item?.responses ?? {})).toEqual(expect.arrayContaining(['200', '400', '502']));
+
+    const upload = document.paths[`${base}/media/upload`]?.post;
+    const form = upload?.requestBody?.content['multipart/form-data'];
+    expect(Object.keys(upload?.requestBody?.content ?? {})).toEqual(['multipart/form-data']);
+    expect(form?.schema).toMatchObject({
+      required: ['file'],
+      properties: {
+        file: { type: 'array', items: { type: 'string', format: 'binary' }, maxItems: 100 },
+        usage: { type: 'string', contentMediaType: 'application/json' },
+        options: { type: 'string', contentMediaType: 'application/json' },
+        context: { type: 'string', contentMediaType: 'application/json' },
+      },
+    });
+    expect(Object.keys(upload?.responses ?? {})).toEqual(
+      expect.arrayContaining(['200', '400', '413', '415']),
+    );
+
+    const page = document.paths[`${base}/data/page`]?.post?.requestBody?.content['application/json']
+      ?.schema as {
+      properties: { config: { properties: Record<string, unknown> } };
+    };
+    expect(Object.keys(page.properties.config.properties)).toContain('previousPageToken');
+  });
+
   it('names every token role an operation needs, as the server judges them', async () => {
     type Op = { 'x-required-role'?: string; 'x-required-roles'?: string[]; security?: unknown[] };
     const document = await json<{ paths: Record<string, Record<string, Op>> }>(

@@ -197,4 +197,26 @@ describe.each(await testBackends())('connectors on $name', (backend) => {
     expectProblem(await call('GET', `${envPath('acme-sandbox')}/connectors/${connector.id}`, owner), 404);
     expectProblem(await call('DELETE', `${envPath('acme-sandbox')}/connectors/${connector.id}`, owner), 404);
   });
+
+  it('takes iconUrl "" as no icon, at publish and republish (the platform\'s URL connector ships it)', async () => {
+    const published = await call<Connector & { iconUrl: string | null }>('POST', `${base}/connectors`, {
+      ...owner,
+      body: connectorBody({ iconUrl: '' }),
+    });
+    expect(published.status).toBe(201);
+    expect(published.body.iconUrl).toBeNull();
+    const path = `${base}/connectors/${published.body.id}`;
+    const withIcon = await call<Connector & { iconUrl: string | null }>('PUT', path, {
+      ...owner,
+      body: connectorBody({ iconUrl: 'https://cdn.example/icon.png' }),
+    });
+    expect(withIcon.body.iconUrl).toBe('https://cdn.example/icon.png');
+    const cleared = await call<Connector & { iconUrl: string | null }>('PUT', path, {
+      ...owner,
+      body: connectorBody({ iconUrl: '' }),
+    });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.iconUrl).toBeNull();
+    expect((await call<Connector & { iconUrl: string | null }>('GET', path, owner)).body.iconUrl).toBeNull();
+  });
 });

@@ -4,6 +4,7 @@ import { checkedByService } from '../operations/input.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { MODEL_EXAMPLES } from './examples.ts';
 import { createSchemaCollector } from './json-schema.ts';
+import { multipartContent } from './multipart-body.ts';
 import { proxyPathItem } from './proxy-path.ts';
 import { TAGS } from './tags.ts';
 
@@ -26,7 +27,7 @@ const STATUS_MEANING: Record<number, string> = {
   405: 'The path exists but not with this method; `Allow` lists the methods it takes.',
   409: 'The request conflicts with what is stored.',
   413: "The body is over the operation's limit (counted after decoding).",
-  415: "The body's `Content-Encoding` is not gzip, deflate or br (a body that is not `application/json` is 400).",
+  415: "The body's `Content-Encoding` is not gzip, deflate or br (a body that is not `application/json` is 400); on `media/upload`, a body that is not `multipart/form-data`.",
   429: 'Over the rate limit; `Retry-After` says when to try again.',
   502: 'An upstream server (the identity provider, a token endpoint or the target) failed; never a secret.',
   503: 'The database does not answer.',
@@ -139,7 +140,9 @@ export const openApiDocument = (
             requestBody: {
               required: true,
               ...(op.bodyDescription ? { description: op.bodyDescription } : {}),
-              content: { 'application/json': { schema: toSchema(body, 'input') } },
+              content: op.multipart
+                ? { 'multipart/form-data': multipartContent(op.multipart, toSchema) }
+                : { 'application/json': { schema: toSchema(body, 'input') } },
             },
           }
         : {}),

@@ -11,6 +11,20 @@ export type Access = 'public' | 'platform:read' | 'platform:write' | 'platform:i
 type AnyObject = z.ZodObject<z.ZodRawShape>;
 
 /**
+ * A body REST takes as `multipart/form-data` (rest/read-multipart.ts), outside the JSON body limit: file parts named
+ * `fileField` (each at most `maxFileBytes`, all at most `maxTotalBytes`, at most `maxFiles`: 413 past a size) and
+ * JSON text parts, checked by `fields` as a JSON body is. The service's body is the fields plus `files: [{name,
+ * contentType, bytes}]`; tRPC, which carries JSON only, takes `body` with the files in base64.
+ */
+export type MultipartForm = {
+  readonly fields: AnyObject;
+  readonly fileField: string;
+  readonly maxFileBytes: number;
+  readonly maxTotalBytes: number;
+  readonly maxFiles: number;
+};
+
+/**
  * One row of the operation table: everything the REST routes, the tRPC router and the OpenAPI document need.
  * `I` is the service input: path and query parameters flattened, plus `body`.
  */
@@ -36,6 +50,8 @@ export type Operation<I = unknown, O = unknown> = {
   readonly malformedParams?: 400 | 404;
   readonly query?: AnyObject;
   readonly body?: z.ZodType;
+  /** REST reads the body as `multipart/form-data` (the OpenAPI document states it so); tRPC takes `body`. */
+  readonly multipart?: MultipartForm;
   /** Largest JSON body accepted, in bytes; default 1 MiB (docs/errors.md: over it, 413). */
   readonly bodyLimit?: number;
   /** Most JSON values (keys included) a body may hold; default 100,000 (docs/errors.md: over it, 413). */

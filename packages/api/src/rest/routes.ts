@@ -3,13 +3,14 @@ import { proxiedResponseHeaders, TEMPLATE_CONTENT_MAX_DEPTH } from '@platform/co
 import { type Response, Router } from 'express';
 import { authorize } from '../operations/authorize.ts';
 import { parseInput } from '../operations/input.ts';
-import type { AnyOperation } from '../operations/operation.ts';
+import type { AnyOperation, MultipartForm } from '../operations/operation.ts';
 import { runOperation } from '../operations/run.ts';
 import type { HtmlPage } from '../services/authorization-code/redirect-page.ts';
 import type { BinaryAnswer } from '../services/connector-runtime/run-methods.ts';
 import { type AppDeps, localsOf, type RequestLocals } from './context.ts';
 import { expressPath } from './paths.ts';
 import { type ReadBodyOptions, readJsonBody } from './read-body.ts';
+import { readMultipartBody } from './read-multipart.ts';
 import { sendJson } from './send-json.ts';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -43,14 +44,9 @@ export const operationHandler = (deps: AppDeps, operation: AnyOperation) => {
     locals.route = operation.path;
     const caller = authorize(operation, locals.identity);
     locals.caller = caller;
-    const body = operation.body ? await readJsonBody(req, bodyReading(operation, locals, idleMs)) : undefined;
-    const input = parseInput(operation, {
-      params,
-      query,
-      body: body?.present ? body.value : undefined,
-      hasBody: body?.present === true,
-      bodyTextChecked: body?.present === true && !body.mayHoldMalformedText,
-    });
+    const input = operation.multipart
+      ? await multipartInput(req, operation, operation.multipart, { params, query }, idleMs)
+      : await jsonInput(req, operation, { params, query }, bodyReading(operation, locals, idleMs));
     const output = await runOperation(deps, operation, caller, locals.traceId, input);
     // Pages and bytes are the router's alone (the front door takes JSON operations): Express's own answers.
     if (operation.produces === 'text/html') {
@@ -74,6 +70,41 @@ export const operationHandler = (deps: AppDeps, operation: AnyOperation) => {
     }
     sendJson(res, output);
   };
+};
+
+const jsonInput = async (
+  req: IncomingMessage,
+  operation: AnyOperation,
+  { params, query }: RouteInput,
+  reading: ReadBodyOptions,
+) => {
+  const body = operation.body ? await readJsonBody(req, reading) : undefined;
+  return parseInput(operation, {
+    params,
+    query,
+    body: body?.present ? body.value : undefined,
+    hasBody: body?.present === true,
+    bodyTextChecked: body?.present === true && !body.mayHoldMalformedText,
+  });
+};
+
+/** A form's text parts are checked as a JSON body would be (its `fields` schema); its files join them as `files`. */
+const multipartInput = async (
+  req: IncomingMessage,
+  operation: AnyOperation,
+  multipart: MultipartForm,
+  { params, query }: RouteInput,
+  idleMs: number,
+) => {
+  // The path and the query first: a malformed one is answered as on every route, before the form is read.
+  parseInput({ ...operation, body: undefined }, { params, query, body: undefined, hasBody: false });
+  const form = await readMultipartBody(req, multipart, idleMs);
+  const input = parseInput(
+    { ...operation, body: multipart.fields },
+    { params, query, body: form.fields, hasBody: true },
+  );
+  input.body = { ...(input.body as object), files: form.files };
+  return input;
 };
 
 /** The REST routes of the operation table, for every spelling the front door leaves to the router. */

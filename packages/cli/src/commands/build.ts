@@ -5,10 +5,12 @@ import type { Command } from 'commander';
 import type { Context } from '../context.ts';
 import { CliError } from '../errors.ts';
 import { compileLocal, type LocalProject, readLocalProject } from '../local/local-project.ts';
+import { checkLocal } from '../local/sandbox.ts';
 import type { RunAction } from './action.ts';
 
 const buildOnce = async (ctx: Context, local: LocalProject): Promise<void> => {
   const script = await compileLocal(local);
+  await checkLocal(script);
   const out = join(local.project.dir, local.main);
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, script);
@@ -47,7 +49,10 @@ const watchProject = (ctx: Context, local: LocalProject): Promise<void> =>
     process.on('SIGTERM', stop);
   });
 
-/** `build [project] [-w]`: connector.ts bundled into `main` as one ES2020 module (docs/connector-cli.md). */
+/**
+ * `build [project] [-w]`: connector.ts bundled into `main` as one ES2020 module, written only when the runtime loads
+ * it as the server does at publish (docs/connector-cli.md).
+ */
 export const buildProject = async (ctx: Context, dir: string | undefined, options: { watch?: boolean }) => {
   const local = await readLocalProject(dir);
   await buildOnce(ctx, local);
@@ -59,7 +64,7 @@ export const registerBuild = (program: Command, run: RunAction) =>
     .command('build')
     .summary('bundle connector.ts into the module package.json "main" names')
     .description(
-      'Bundle connector.ts into one ES2020 module at the "main" of package.json. A connector imports only relative files and the types of @chili-publish/studio-connectors.',
+      'Bundle connector.ts into one ES2020 module at the "main" of package.json, and load it in the platform\'s runtime as publish does: a module the platform would refuse is not written (exit 1). A connector imports only relative files and the types of @chili-publish/studio-connectors, which vanish from the module whatever tsconfig.json says.',
     )
     .argument('[project]', 'the connector project directory (default .)')
     .option('-w, --watch', 'build again whenever a .ts file of the project changes')

@@ -15,11 +15,14 @@ export const projectInfo = async (ctx: Context, dir: string | undefined, options
     const capabilities = jsonOf(await callLocal(sandbox, 'getCapabilities', []));
     const configurationOptions = jsonOf(await callLocal(sandbox, 'getConfigurationOptions', []));
     const { config, json } = local.project;
+    const { sdkVersion } = await import('@platform/runtime');
     const info = {
       name: config.connectorName ?? config.name ?? json.name,
       version: json.version,
       type: local.type,
       capabilities,
+      methods: methodsRun(local.type, capabilities),
+      sdkVersion,
       configurationOptions,
       options: config.options ?? {},
       supportedAuth: config.supportedAuth ?? null,
@@ -36,12 +39,27 @@ export const projectInfo = async (ctx: Context, dir: string | undefined, options
   }
 };
 
+/**
+ * The methods the platform runs for this connector: its type's, plus `upload` (media) and `getPageItemById` (data)
+ * when its capabilities say `upload: true` and `dataSourceVariable: true` (else the platform answers METHOD_MISSING).
+ */
+const methodsRun = (type: string | undefined, capabilities: unknown): string[] => {
+  const says = (name: string) =>
+    typeof capabilities === 'object' &&
+    capabilities !== null &&
+    (capabilities as Record<string, unknown>)[name] === true;
+  if (type === 'media') return ['query', 'detail', 'download', ...(says('upload') ? ['upload'] : [])];
+  if (type === 'data')
+    return ['getPage', 'getModel', ...(says('dataSourceVariable') ? ['getPageItemById'] : [])];
+  return [];
+};
+
 export const registerInfo = (program: Command, run: RunAction) =>
   program
     .command('info')
     .summary("print the connector's type, capabilities, configuration options and supported authorization")
     .description(
-      'Run getCapabilities() and getConfigurationOptions() in the platform runtime and print them with the type, config.options and config.supportedAuth of package.json, as JSON.',
+      'Run getCapabilities() and getConfigurationOptions() in the platform runtime and print them with the type, the methods the platform runs (upload and getPageItemById only where the capabilities say upload and dataSourceVariable), the connector SDK version the runtime implements, and config.options and config.supportedAuth of package.json, as JSON.',
     )
     .argument('[project]', 'the connector project directory (default .)')
     .option('-o, --out <file>', 'write the JSON to this file instead of stdout')

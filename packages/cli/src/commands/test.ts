@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../context.ts';
 import { CliError, UsageError } from '../errors.ts';
@@ -19,8 +19,9 @@ export const testProject = async (ctx: Context, dir: string | undefined, options
     throw new UsageError('missing required option -t <file>; give the test file, e.g. -t tests.json');
   }
   const local = await readLocalProject(dir);
-  const file = await readTestFile(resolve(options.testFile));
-  const outcomes = await runTests(await compileLocal(local), local.options, file);
+  const testFile = resolve(options.testFile);
+  const file = await readTestFile(testFile);
+  const outcomes = await runTests(await compileLocal(local), local.options, file, dirname(testFile));
   // With --json every outcome is in the result: stderr keeps only the failure's one line.
   if (!ctx.out.json) {
     for (const outcome of outcomes) {

@@ -129,6 +129,7 @@ export const startDebugServer = async (
             method: request.method,
             headers: request.headers,
             body: request.body === null ? undefined : fromBase64(request.body),
+            redirect: request.redirect,
             maxResponseBytes: 50 * 1024 * 1024,
           },
           AbortSignal.timeout(60_000),

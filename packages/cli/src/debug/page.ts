@@ -84,7 +84,13 @@ const relay: HostFetch = async (request, signal) => {
   const response = await fetch('/relay', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ url: request.url, method: request.method, headers: request.headers, body }),
+    body: JSON.stringify({
+      url: request.url,
+      method: request.method,
+      headers: request.headers,
+      body,
+      redirect: request.redirect,
+    }),
     signal,
   });
   const answer = (await response.json()) as RelayResponse | RelayFailure;

@@ -1,3 +1,5 @@
+import type { RedirectMode } from '@platform/runtime';
+
 /**
  * The debug page's one way out: `POST /relay` on the debug server with the sandbox's request, answered with the
  * upstream's response. Bodies travel as base64 so images arrive intact. Shared by the page (browser) and the server.
@@ -8,6 +10,8 @@ export type RelayRequest = {
   headers: Record<string, string>;
   /** base64, or null for no body. */
   body: string | null;
+  /** Fetch's redirect mode; absent: follow. */
+  redirect?: RedirectMode;
 };
 
 export type RelayResponse = {

@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compileConnector } from '../compile-connector.ts';
+import { compileSource } from '../compile-source.ts';
 import { CONNECTOR_SOURCE } from '../connector-project.ts';
 import { UsageError } from '../errors.ts';
 import { type ProjectPackage, readProject } from '../project.ts';
@@ -51,4 +51,4 @@ export const readLocalProject = async (dir: string | undefined): Promise<LocalPr
 
 /** The connector's module, compiled from `connector.ts` as `build` writes it. */
 export const compileLocal = (local: LocalProject): Promise<string> =>
-  compileConnector(local.entry, { strictImports: true });
+  compileSource(local.entry, { strictImports: true });

@@ -19,7 +19,7 @@ const asProxied = (headers: Readonly<Record<string, string>>): Record<string, st
 
 /**
  * The CLI's port out of the sandbox: the request as the connector made it, sent from this machine (no proxy, no
- * injected credentials, no CORS). Redirects are followed, as a browser's fetch does.
+ * injected credentials, no CORS). Redirects are followed, failed or handed back as the fetch's `redirect` asks.
  */
 export const relayFetch: HostFetch = async (request, signal) => {
   const response = await fetch(request.url, {
@@ -29,7 +29,7 @@ export const relayFetch: HostFetch = async (request, signal) => {
       request.body === undefined || request.method === 'GET' || request.method === 'HEAD'
         ? undefined
         : (request.body as BodyInit),
-    redirect: 'follow',
+    redirect: request.redirect ?? 'follow',
     signal,
   });
   return {

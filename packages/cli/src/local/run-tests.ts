@@ -3,6 +3,7 @@ import { relayFetch } from './relay-fetch.ts';
 import { connectorFailure, loadLocal } from './sandbox.ts';
 import { stubbedFetch } from './stub-fetch.ts';
 import type { TestCase, TestFile } from './test-file.ts';
+import { uploadFilesOf } from './upload-files.ts';
 
 export type TestOutcome = { id: string | undefined; name: string; passed: boolean; reasons: string[] };
 
@@ -22,11 +23,13 @@ const queryProblems = (value: unknown): string[] => {
 /**
  * Runs every test of the file in one sandbox (one runtime, as the platform runs a connector): the module with
  * `config.options` and `setup.runtime_options` over them, each test's arguments in their order, its fetches stubbed.
+ * An `upload` test's first argument lists files (read from `testFileDir` when given by path).
  */
 export const runTests = async (
   script: string,
   options: Record<string, unknown>,
   file: TestFile,
+  testFileDir: string,
 ): Promise<TestOutcome[]> => {
   let current: HostFetch = relayFetch;
   const sandbox = await loadLocal(script, { ...options, ...file.setup.runtime_options }, (request, signal) =>
@@ -44,8 +47,14 @@ export const runTests = async (
     const stub = stubbedFetch(test.asserts.fetch, relayFetch);
     current = stub.fetch;
     const reasons: string[] = [];
+    const args = Object.values(test.arguments);
+    if (test.method === 'upload') {
+      const read = await uploadFilesOf(args[0], testFileDir);
+      if ('reason' in read) return { id: test.id, name: test.name, passed: false, reasons: [read.reason] };
+      args[0] = read.files;
+    }
     try {
-      const result = await sandbox.call(test.method as ConnectorMethod, Object.values(test.arguments));
+      const result = await sandbox.call(test.method as ConnectorMethod, args);
       if (test.method === 'query' && result.kind === 'json') reasons.push(...queryProblems(result.value));
     } catch (error) {
       reasons.push(connectorFailure(test.method, error).message.replace(/; fix connector.ts$/, ''));

@@ -51,6 +51,25 @@ export const loadLocal = async (
   }
 };
 
+/**
+ * The check the server makes at publish and republish (the runtime's `checkScript`): a module it would refuse with
+ * 422 fails here with the same code and reason, so `build` never writes a module that cannot be published.
+ */
+export const checkLocal = async (script: string): Promise<void> => {
+  const { checkScript } = await import('@platform/runtime');
+  try {
+    await checkScript(script);
+  } catch (error) {
+    if (isRuntimeError(error)) {
+      throw new CliError(
+        'CONNECTOR_FAILED',
+        `the built module cannot run on the platform (publish would answer 422 ${error.code}): ${error.message}; fix connector.ts`,
+      );
+    }
+    throw error;
+  }
+};
+
 /** Calls one method; a failure is a CONNECTOR_FAILED error naming the method. */
 export const callLocal = async (
   sandbox: ConnectorSandbox,

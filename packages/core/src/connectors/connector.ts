@@ -31,12 +31,18 @@ export const PublishConnectorBody = z
     description: z.string().max(2000).nullable().optional(),
     version: z.string().min(1).max(64),
     type: ConnectorType,
-    // Shown as an image by consoles: javascript:, data: and file: URLs would run or read there.
+    // Shown as an image by consoles: javascript:, data: and file: URLs would run or read there. "" is no icon, as
+    // null is: the platform's own connectors ship `config.iconUrl: ""`.
     iconUrl: z
-      .url({ protocol: /^https?$/, error: 'an absolute https:// or http:// URL' })
-      .max(2048)
+      .union([
+        z
+          .url({ protocol: /^https?$/, error: 'an absolute https:// or http:// URL, or "" for no icon' })
+          .max(2048),
+        z.literal(''),
+      ])
       .nullable()
-      .optional(),
+      .optional()
+      .describe('An https:// or http:// URL; "" or null: no icon.'),
     options: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
     script: z.string().min(1).max(900_000),
     apiVersion: z.string().max(64).optional(),

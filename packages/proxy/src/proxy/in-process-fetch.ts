@@ -57,6 +57,7 @@ export const createInProcessFetch =
         headers,
         body: () => bodyOf(request.body),
         forwardedFrom: undefined,
+        redirect: request.redirect,
       });
       const body = await response.body.collect(request.maxResponseBytes, signal);
       const responseHeaders = connectorResponseHeaders(response.body.headers);

@@ -1,4 +1,5 @@
 import { type AuthUsage, ForbiddenError } from '@platform/core';
+import type { RedirectMode } from '@platform/runtime';
 import type { Agent } from 'undici';
 import { type AuthConfig, isOAuth } from '../auth-config.ts';
 import type { ProxyMetrics } from '../metrics.ts';
@@ -39,6 +40,8 @@ export type ExchangeRequest = {
   body: () => RequestBody | Promise<RequestBody>;
   /** Where the request came from, for `forwardedHeaders`; none for a request made inside the platform. */
   forwardedFrom: ForwardedFrom | undefined;
+  /** Fetch's redirect mode (send-upstream.ts); the HTTP proxy route follows. */
+  redirect?: RedirectMode | undefined;
 };
 
 export type ExchangeResponse = {
@@ -134,6 +137,7 @@ export const createProxyExchange = (deps: ExchangeDeps): ProxyExchange => {
           credential,
           sharedHeaders: connector.sharedHeaders,
           allowedDomains: connector.allowedDomains,
+          redirect: request.redirect ?? 'follow',
         },
         { agent, guard, timeoutMs, exchangeTimeoutMs, observe },
       );

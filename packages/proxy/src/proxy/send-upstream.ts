@@ -1,4 +1,5 @@
 import { ForbiddenError, UpstreamError } from '@platform/core';
+import type { RedirectMode } from '@platform/runtime';
 import type { Agent, Dispatcher } from 'undici';
 import { type AddressGuard, assertLiteralAddressAllowed } from '../net/address-guard.ts';
 import { hostMatchesAllowedDomains, portMatchesAllowedDomains, portOf } from '../net/allowed-domains.ts';
@@ -20,6 +21,11 @@ export type UpstreamRequest = {
   /** The connector's shared header values (secret-like): sent, like the credential, to the original origin only. */
   sharedHeaders: Readonly<Record<string, string>>;
   allowedDomains: readonly string[];
+  /**
+   * Fetch's redirect mode: `follow` every hop (each checked as the first), `error` (a redirect fails the exchange) or
+   * `manual` (the redirect is the answer, its Location unfollowed).
+   */
+  redirect: RedirectMode;
 };
 
 export type UpstreamContext = {
@@ -210,6 +216,13 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
     const location = response.headers.location;
     const target = typeof location === 'string' ? location : undefined;
     if (!redirectStatuses.has(response.statusCode) || target === undefined) return response;
+    if (req.redirect === 'manual') return response;
+    if (req.redirect === 'error') {
+      response.discard();
+      throw new UpstreamError(
+        `The target ${url.host} answered with a redirect (${response.statusCode}), and the fetch's redirect mode is 'error'.`,
+      );
+    }
     const keepsMethod = response.statusCode === 307 || response.statusCode === 308;
     // A streamed body is gone: a redirect that must send it again is handed back to the caller instead.
     if (keepsMethod && body.kind === 'stream') return response;

@@ -7,10 +7,13 @@ import { readEnvironment } from '../environment-access.ts';
 import type { ConnectorRuntimePort } from './port.ts';
 import { runError, runStatus } from './run-errors.ts';
 
-/** The methods each connector type has (the SDK's MediaConnector and DataConnector). */
+/**
+ * The methods each connector type may have (the SDK's MediaConnector with MediaConnectorUpload, DataConnector with
+ * DataSourceVariableCapability); `upload` and `getPageItemById` also need their capability, which the runtime checks.
+ */
 const methodsOf: Record<string, readonly ConnectorMethod[]> = {
-  media: ['query', 'detail', 'download', 'getCapabilities', 'getConfigurationOptions'],
-  data: ['getPage', 'getModel', 'getCapabilities', 'getConfigurationOptions'],
+  media: ['query', 'detail', 'download', 'upload', 'getCapabilities', 'getConfigurationOptions'],
+  data: ['getPage', 'getModel', 'getPageItemById', 'getCapabilities', 'getConfigurationOptions'],
 };
 
 export type RunInput = {

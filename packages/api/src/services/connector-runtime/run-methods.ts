@@ -1,7 +1,15 @@
 import type { z } from 'zod';
 import type { Service } from '../context.ts';
 import { invokeConnector, jsonOf, type RunInput } from './invoke.ts';
-import type { DataPageBody, MediaDetailBody, MediaDownloadBody, MediaQueryBody, RunBody } from './schemas.ts';
+import type {
+  DataItemBody,
+  DataPageBody,
+  MediaDetailBody,
+  MediaDownloadBody,
+  MediaQueryBody,
+  MediaUploadBody,
+  RunBody,
+} from './schemas.ts';
 
 type Input<B extends z.ZodType> = RunInput & { body: z.output<B> };
 
@@ -35,6 +43,13 @@ export const mediaQuery: Service<Input<typeof MediaQueryBody>, unknown> = async 
 export const mediaDetail: Service<Input<typeof MediaDetailBody>, unknown> = async (ctx, input) =>
   jsonOf((await invokeConnector(ctx, input, 'detail', [input.body.id, input.body.context ?? {}])).result);
 
+/**
+ * `POST .../media/upload`: `upload(filePointers, context)` (a connector with `upload: true`); the files' bytes stay on
+ * the host, the connector gets a FilePointer for each.
+ */
+export const mediaUpload: Service<Input<typeof MediaUploadBody>, unknown> = async (ctx, input) =>
+  jsonOf((await invokeConnector(ctx, input, 'upload', [input.body.files, input.body.context ?? {}])).result);
+
 export type BinaryAnswer = { contentType: string; bytes: Uint8Array };
 
 /** `POST .../media/download`: the bytes behind the ArrayBufferPointer `download` returns. */
@@ -57,6 +72,14 @@ export const dataPage: Service<Input<typeof DataPageBody>, unknown> = async (ctx
   jsonOf(
     (await invokeConnector(ctx, input, 'getPage', [input.body.config, input.body.context ?? {}])).result,
   );
+
+/** `POST .../data/item`: `getPageItemById(id, pageOptions, context)` (a connector with `dataSourceVariable: true`). */
+export const dataItem: Service<Input<typeof DataItemBody>, unknown> = async (ctx, input) => {
+  const { id, pageOptions, context } = input.body;
+  return jsonOf(
+    (await invokeConnector(ctx, input, 'getPageItemById', [id, pageOptions, context ?? {}])).result,
+  );
+};
 
 /** `POST .../data/model`: `getModel(context)`. */
 export const dataModel: Service<Input<typeof RunBody>, unknown> = async (ctx, input) =>

@@ -17,7 +17,12 @@ export const MediaQueryBody = RunBody.extend({
     filter: z.array(z.string()).nullable().optional(),
     collection: z.string().nullable().optional(),
     pageToken: z.string().nullable().optional(),
-    pageSize: z.int().min(1).max(1000).optional(),
+    pageSize: z
+      .int()
+      .min(0)
+      .max(1000)
+      .optional()
+      .describe('0 asks for no items (some connectors answer a count).'),
     sortBy: z.string().nullable().optional(),
     sortOrder: z.string().nullable().optional(),
   }),
@@ -30,14 +35,83 @@ export const MediaDownloadBody = MediaDetailBody.extend({
   intent: z.enum(['web', 'print', 'animation']),
 });
 
+const Sorting = z
+  .array(z.unknown())
+  .nullable()
+  .optional()
+  .describe('DataSorting items: {property, direction}.');
+const Limit = z.int().min(0).max(10_000);
+
+/** The SDK's BidirectionalPageConfig: a page forward (`continuationToken`) or backward (`previousPageToken`). */
 export const DataPageBody = RunBody.extend({
-  config: z.strictObject({
-    filters: z.array(z.unknown()).nullable().optional(),
-    sorting: z.array(z.unknown()).nullable().optional(),
-    limit: z.int().min(1).max(10_000),
-    continuationToken: z.string().nullable().optional(),
-  }),
+  config: z
+    .strictObject({
+      filters: z.array(z.unknown()).nullable().optional(),
+      sorting: Sorting,
+      limit: Limit,
+      continuationToken: z.string().nullable().optional(),
+      previousPageToken: z
+        .string()
+        .nullable()
+        .optional()
+        .describe('The page before the one that answered it; never together with continuationToken.'),
+    })
+    .superRefine((config, ctx) => {
+      if (config.previousPageToken != null && config.continuationToken != null) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['previousPageToken'],
+          message: 'give previousPageToken or continuationToken, not both',
+        });
+      }
+    }),
 });
+
+/** getPageItemById's arguments: the item's id and the SDK's PageItemOptions, to build the tokens around it. */
+export const DataItemBody = RunBody.extend({
+  id: z.string().min(1).max(2048),
+  pageOptions: z.strictObject({ limit: Limit, sorting: Sorting }),
+});
+
+/** What one upload may carry (docs/environment-api.md): each file, all files, how many. */
+export const UPLOAD_FILE_MAX_BYTES = 50 * 1024 * 1024;
+export const UPLOAD_TOTAL_MAX_BYTES = 100 * 1024 * 1024;
+export const UPLOAD_MAX_FILES = 100;
+
+/**
+ * A file over tRPC, which carries JSON only: its bytes in base64, within tRPC's body limit (REST takes the file parts
+ * of a multipart/form-data body, up to the upload limits).
+ */
+const UploadedFile = z
+  .strictObject({
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(255)
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a file name may not hold.
+      .regex(/^[^\u0000-\u001f\u007f]*$/, 'no control characters'),
+    contentType: z
+      .string()
+      .regex(
+        /^[!#$%&'*+.^_`|~0-9A-Za-z-]+\/[!#$%&'*+.^_`|~0-9A-Za-z-]+(\s*;.*)?$/,
+        'a media type (type/subtype)',
+      )
+      .optional()
+      .describe('Default application/octet-stream.'),
+    base64: z.base64().describe("The file's bytes in base64."),
+  })
+  .transform(({ name, contentType, base64 }) => {
+    const bytes = Buffer.from(base64, 'base64');
+    return {
+      name,
+      contentType: contentType ?? 'application/octet-stream',
+      bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    };
+  });
+
+/** `media/upload` over tRPC; REST reads the same fields as JSON text parts of its form (UploadForm). */
+export const MediaUploadBody = RunBody.extend({ files: z.array(UploadedFile).min(1).max(UPLOAD_MAX_FILES) });
 
 /** A connector's answers are its own (MediaPage, MediaDetail, DataPage, DataModel of the connector SDK). */
 export const ConnectorAnswer = z.unknown().describe("The connector's answer, as the connector SDK types it.");

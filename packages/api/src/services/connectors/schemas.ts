@@ -27,7 +27,7 @@ export const toDefinition = (
   description: body.description ?? null,
   version: body.version,
   type: body.type,
-  iconUrl: body.iconUrl ?? null,
+  iconUrl: body.iconUrl || null,
   options: body.options ?? {},
   script: body.script,
   apiVersion: body.apiVersion ?? null,
