@@ -1,11 +1,8 @@
-import { connectorMethods } from '@platform/runtime';
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, chromiumAvailable, screenshot, seriousViolations, signIn } from './support/browser.ts';
 import { type Answer, publishRecorder, type Received, startRecorderUpstream } from './support/recorder.ts';
 import { type StartedServer, startServer } from './support/server.ts';
-
-const runtimeHas = (method: string) => (connectorMethods as readonly string[]).includes(method);
 
 /** A 1×1 PNG: what the upstream answers for a picture. */
 const PNG = Buffer.from(
@@ -434,36 +431,29 @@ describe.runIf(chromiumAvailable)('the console: Try it calls connectors as Studi
     }
   });
 
-  // The current SDK's `getPageItemById` and `upload`: run once the runtime implements them.
-  it.runIf(runtimeHas('getPageItemById'))(
-    'data: a row by id is getPageItemById(id, {limit: 50}), then the rows after it from its continuationToken',
-    async () => {
-      const panel = tab.getByRole('region', { name: 'Try Recorder data' });
-      upstream.clear();
-      await panel.getByLabel('Row id').fill('r-7');
-      await panel.getByRole('button', { name: 'Look up' }).click();
-      const row = panel.getByRole('table', { name: 'Row r-7' });
-      await expect.poll(() => row.innerText({ timeout: 1_000 }).catch(() => '')).toContain('Found');
-      await expect.poll(() => args('getPage').length).toBe(1);
-      expect(args('getPageItemById')).toEqual([['r-7', { limit: 50 }, {}]]);
-      expect(args('getPage')).toEqual([[{ limit: 50, continuationToken: 'c2' }, {}]]);
-    },
-  );
+  it('data: a row by id is getPageItemById(id, {limit: 50}), then the rows after it from its continuationToken', async () => {
+    const panel = tab.getByRole('region', { name: 'Try Recorder data' });
+    upstream.clear();
+    await panel.getByLabel('Row id').fill('r-7');
+    await panel.getByRole('button', { name: 'Look up' }).click();
+    const row = panel.getByRole('table', { name: 'Row r-7' });
+    await expect.poll(() => row.innerText({ timeout: 1_000 }).catch(() => '')).toContain('Found');
+    await expect.poll(() => args('getPage').length).toBe(1);
+    expect(args('getPageItemById')).toEqual([['r-7', { limit: 50 }, {}]]);
+    expect(args('getPage')).toEqual([[{ limit: 50, continuationToken: 'c2' }, {}]]);
+  });
 
-  it.runIf(runtimeHas('upload'))(
-    'upload: the picked files go to upload(filePointers, context); the connector answers the new media',
-    async () => {
-      const panel = tab.getByRole('region', { name: 'Try Recorder media' });
-      upstream.clear();
-      await panel
-        .getByLabel('Upload', { exact: true })
-        .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
-      await expect
-        .poll(() => panel.getByRole('region', { name: 'Upload files' }).innerText())
-        .toContain('Uploaded 1 media: uploaded');
-      const [[pointers, context]] = args('upload') as [[unknown[], unknown]];
-      expect(pointers).toHaveLength(1);
-      expect(context).toEqual({ scope: 'team' });
-    },
-  );
+  it('upload: the picked files go to upload(filePointers, context); the connector answers the new media', async () => {
+    const panel = tab.getByRole('region', { name: 'Try Recorder media' });
+    upstream.clear();
+    await panel
+      .getByLabel('Upload', { exact: true })
+      .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
+    await expect
+      .poll(() => panel.getByRole('region', { name: 'Upload files' }).innerText())
+      .toContain('Uploaded 1 media: uploaded');
+    const [[pointers, context]] = args('upload') as [[unknown[], unknown]];
+    expect(pointers).toHaveLength(1);
+    expect(context).toEqual({ scope: 'team' });
+  });
 });

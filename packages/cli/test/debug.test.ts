@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { connectorMethods } from '@platform/runtime';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli, startCli, tempDir } from './helpers/run-cli.ts';
@@ -134,8 +133,6 @@ export default class Rows {
   getCapabilities() { return { filtering: false, sorting: false, model: true, dataSourceVariable: true }; }
 }
 `;
-
-const runtimeHas = (method: string) => (connectorMethods as readonly string[]).includes(method);
 
 describe('connector-cli debug answers its own address only', () => {
   test('another Host gets 421 (DNS rebinding reads nothing); its own address and localhost get the page, with a CSP', async () => {
@@ -350,8 +347,7 @@ describe.runIf(chromiumAvailable)('connector-cli debug in Chromium', () => {
     }
   });
 
-  // The current SDK's `upload` and `getPageItemById`: run once the runtime implements them.
-  test.runIf(runtimeHas('upload'))('upload: the picked files, then the context typed in', async () => {
+  test('upload: the picked files, then the context typed in', async () => {
     const dir = join(tempDir('debug-upload-'), 'project');
     expect((await runCli(['new', '--name', 'Uploads', '-o', dir])).code).toBe(0);
     writeFileSync(join(dir, 'connector.ts'), HOSTILE);
@@ -376,7 +372,7 @@ describe.runIf(chromiumAvailable)('connector-cli debug in Chromium', () => {
     }
   });
 
-  test.runIf(runtimeHas('getPageItemById'))('getPageItemById: a row as Studio asks for it', async () => {
+  test('getPageItemById: a row as Studio asks for it', async () => {
     const dir = join(tempDir('debug-rows-'), 'project');
     expect((await runCli(['new', '--name', 'Rows', '--type', 'data', '-o', dir])).code).toBe(0);
     writeFileSync(join(dir, 'connector.ts'), ROWS);

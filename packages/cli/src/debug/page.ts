@@ -22,11 +22,8 @@ type Project = {
   via: string;
 };
 
-/** The methods of the page: the runtime's, with the current SDK's `upload` and `getPageItemById`. */
-type Method = ConnectorMethod | 'upload' | 'getPageItemById';
-
 /** A call as GraFx Studio's editor makes it: the method and its arguments (for `upload`, those after the files). */
-type StudioCall = { label: string; method: Method; args: unknown[] };
+type StudioCall = { label: string; method: ConnectorMethod; args: unknown[] };
 
 const browse = (collection: string, filter: string) => [
   { collection, pageToken: '', pageSize: 15, filter: [filter] },
@@ -215,9 +212,8 @@ const main = async () => {
     sandboxOptions = optionsText;
     return sandbox;
   };
-  // `upload` and `getPageItemById` are passed on by name: a runtime without them answers METHOD_MISSING.
-  const call = async (name: Method, values: unknown[]): Promise<InvocationResult> =>
-    (await sandboxFor(options.value)).call(name as ConnectorMethod, values);
+  const call = async (name: ConnectorMethod, values: unknown[]): Promise<InvocationResult> =>
+    (await sandboxFor(options.value)).call(name, values);
 
   const showFetches = () => {
     fetches.replaceChildren(

@@ -9,21 +9,15 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { CallFailure } from './failure.ts';
 import { proxyFetch } from './proxy-fetch.ts';
 
-/**
- * The methods Try it calls: the runtime's, with the current SDK's `upload` and `getPageItemById` named even where
- * the runtime's list predates them (the runtime then answers METHOD_MISSING, which the panel shows).
- */
-export type TryMethod = ConnectorMethod | 'upload' | 'getPageItemById';
-
 /** One call of the connector as the panels make it; a failure rejects with a `CallFailure`. */
-export type Call = (method: TryMethod, args: unknown[]) => Promise<InvocationResult>;
+export type Call = (method: ConnectorMethod, args: unknown[]) => Promise<InvocationResult>;
 
 export type Source = { script: string; options: Record<string, unknown>; version: string };
 
 /** One call as the panel lists it: the method, how it ended, and the fetches made inside it. */
 export type CallRecord = {
   id: number;
-  method: TryMethod;
+  method: ConnectorMethod;
   ms: number;
   error?: string;
   fetches: FetchRecord[];
@@ -74,7 +68,7 @@ export const useSandbox = (environment: string, connectorId: string, source: Sou
       };
       try {
         if (!sandbox.current) throw new Error('the connector is still loading');
-        const result = await (await sandbox.current).call(method as ConnectorMethod, args);
+        const result = await (await sandbox.current).call(method, args);
         record();
         return result;
       } catch (error) {
