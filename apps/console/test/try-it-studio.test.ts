@@ -74,7 +74,7 @@ const answer =
       case 'upload':
         return { json: [file('u-1', 'uploaded')] };
       case 'getModel':
-        return { json: { properties: [{ name: 'id', type: 'singleLine' }] } };
+        return { json: { properties: [{ name: 'id', type: 'singleLine' }], itemIdPropertyName: 'id' } };
       case 'getPage':
         if (first.continuationToken === 'c2')
           return { json: { data: rows(51), continuationToken: null, previousPageToken: 'p1' } };
@@ -431,7 +431,7 @@ describe.runIf(chromiumAvailable)('the console: Try it calls connectors as Studi
     }
   });
 
-  it('data: a row by id is getPageItemById(id, {limit: 50}), then the rows after it from its continuationToken', async () => {
+  it('data: a row by id (typed in, or its id button) is getPageItemById(id, {limit: 50}), then the rows after it', async () => {
     const panel = tab.getByRole('region', { name: 'Try Recorder data' });
     upstream.clear();
     await panel.getByLabel('Row id').fill('r-7');
@@ -441,6 +441,13 @@ describe.runIf(chromiumAvailable)('the console: Try it calls connectors as Studi
     await expect.poll(() => args('getPage').length).toBe(1);
     expect(args('getPageItemById')).toEqual([['r-7', { limit: 50 }, {}]]);
     expect(args('getPage')).toEqual([[{ limit: 50, continuationToken: 'c2' }, {}]]);
+    // A row's id (the model's itemIdPropertyName) is a button that opens that row the same way.
+    upstream.clear();
+    await panel
+      .getByRole('table', { name: 'Rows' })
+      .getByRole('button', { name: 'r-52', exact: true })
+      .click();
+    await expect.poll(() => args('getPageItemById')).toEqual([['r-52', { limit: 50 }, {}]]);
   });
 
   it('upload: the picked files go to upload(filePointers, context); the connector answers the new media', async () => {

@@ -5,7 +5,7 @@ import type { Call } from './use-sandbox.ts';
 
 type Row = Record<string, unknown>;
 type DataPage = { data?: Row[]; continuationToken?: string | null; previousPageToken?: string | null };
-type DataModel = { properties?: { name: string; type: string }[] };
+type DataModel = { properties?: { name: string; type: string }[]; itemIdPropertyName?: string };
 type PageItem = { data?: Row; continuationToken?: string | null; previousPageToken?: string | null };
 type Shown = {
   rows: Row[];
@@ -26,7 +26,18 @@ const cell = (value: unknown) =>
       ? JSON.stringify(value)
       : String(value);
 
-const RowsTable = ({ rows, label }: { rows: Row[]; label: string }) => {
+/** Rows as a table; with `open`, each row's id (the model's `itemIdPropertyName`) is a button that opens the row. */
+const RowsTable = ({
+  rows,
+  label,
+  idColumn,
+  open,
+}: {
+  rows: Row[];
+  label: string;
+  idColumn?: string | undefined;
+  open?: ((id: string) => void) | undefined;
+}) => {
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   return (
     <div className="table-scroll">
@@ -45,7 +56,15 @@ const RowsTable = ({ rows, label }: { rows: Row[]; label: string }) => {
             // biome-ignore lint/suspicious/noArrayIndexKey: rows of one page never reorder.
             <tr key={i}>
               {columns.map((c) => (
-                <td key={c}>{cell(row[c])}</td>
+                <td key={c}>
+                  {open && c === idColumn && cell(row[c]) ? (
+                    <button type="button" className="try-row-open" onClick={() => open(cell(row[c]))}>
+                      {cell(row[c])}
+                    </button>
+                  ) : (
+                    cell(row[c])
+                  )}
+                </td>
               ))}
             </tr>
           ))}
@@ -131,13 +150,13 @@ export const DataTry = ({
     // Without a token the connector cannot go back: show the page already loaded, as Studio keeps its rows.
     else if (current.before.length > 0) setShown(current.before.at(-1));
   };
-  const lookUp = async () => {
+  const lookUp = async (id: string) => {
     setItem(undefined);
     setFailure(undefined);
     try {
-      const result = await call('getPageItemById', [rowId, { limit: DATA_PAGE_SIZE }, context]);
+      const result = await call('getPageItemById', [id, { limit: DATA_PAGE_SIZE }, context]);
       const found = (result.kind === 'json' ? result.value : {}) as PageItem;
-      setItem(found.data ? { id: rowId, row: found.data } : { id: rowId });
+      setItem(found.data ? { id, row: found.data } : { id });
       // Then the rows around it, as Studio loads them for a selected row.
       const direction: Direction = found.continuationToken
         ? { continuationToken: found.continuationToken }
@@ -169,7 +188,7 @@ export const DataTry = ({
           className="try-form"
           onSubmit={(event) => {
             event.preventDefault();
-            if (rowId) void lookUp();
+            if (rowId) void lookUp(rowId);
           }}
         >
           <label htmlFor={`${id}-row`}>Row id</label>
@@ -190,7 +209,12 @@ export const DataTry = ({
           <p className="muted" role="status">
             {shown.rows.length} rows on page {shown.number}
           </p>
-          <RowsTable rows={shown.rows} label="Rows" />
+          <RowsTable
+            rows={shown.rows}
+            label="Rows"
+            idColumn={model?.itemIdPropertyName}
+            open={capabilities.dataSourceVariable ? (id) => void lookUp(id) : undefined}
+          />
           <div className="pager">
             <button
               type="button"
