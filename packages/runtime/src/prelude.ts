@@ -7,7 +7,7 @@
  * Evaluating the prelude yields a function `(host, platform, sdkVersion) => control`; the host keeps `control`:
  * `load(moduleNamespace, optionsJson)` builds the connector with the published options, `call(method, argsJson,
  * optionsJson)` runs one method and resolves to a JSON string `{value}` | `{missing: true}` |
- * `{error: {name, message, status}}`.
+ * `{error: {name, message, status}}`; `options(optionsJson)` sets the options of the call that runs next.
  */
 export const prelude = String.raw`(function (host, platform, sdkVersion) {
   'use strict';
@@ -106,6 +106,11 @@ export const prelude = String.raw`(function (host, platform, sdkVersion) {
         return JSON.stringify({ error: describe(error) });
       }
       return JSON.stringify({});
+    },
+    options(optionsJson) {
+      // Calls of one session interleave: each runs with its own options whenever it runs.
+      for (const key of Object.keys(options)) delete options[key];
+      Object.assign(options, JSON.parse(optionsJson));
     },
     async call(method, argsJson, optionsJson) {
       for (const key of Object.keys(options)) delete options[key];
