@@ -109,12 +109,11 @@ const sessionFor = (message: Extract<ToWorker, { type: 'invoke' }>, script: stri
 };
 
 /** Ends a session's instance once none of its calls runs. */
-const endSession = (key: string): void => {
-  const session = sessions.get(key);
+const endSession = (key: string, session = sessions.get(key)): void => {
   if (!session) return;
   session.ended = true;
   if (session.running > 0) return;
-  sessions.delete(key);
+  if (sessions.get(key) === session) sessions.delete(key);
   session.sandbox.then(
     (sandbox) => sandbox.dispose(),
     () => undefined,
@@ -177,7 +176,7 @@ const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<v
     });
   } finally {
     session.running -= 1;
-    if (session.ended) endSession(message.session);
+    if (session.ended) endSession(message.session, session);
   }
 };
 
