@@ -298,15 +298,22 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     for (const slot of slots) if (held(slot, now)) withdraw(slot);
     const session = job.invocation && sessions.get(sessionKeyOf(job));
     if (session && free.includes(session.worker)) return session.worker;
+    // A subscription whose loops already hold its share of threads waits rather than take the one others need.
+    const subscription = job.invocation?.subscriptionId;
+    const overShare =
+      subscription !== undefined && heldBy(subscription, now) >= threadShare(subscription, now);
+    if (overShare && slots.some((slot) => held(slot, now))) return undefined;
     const least = free.reduce<Slot | undefined>(
       (best, slot) => (best === undefined || slot.running.size < best.running.size ? slot : best),
       undefined,
     );
     if (least || closed) return least;
-    if (slots.filter((slot) => slot.extra).length >= extraWorkers) return undefined;
-    const subscription = job.invocation?.subscriptionId;
-    if (subscription !== undefined && heldBy(subscription, now) >= threadShare(subscription, now))
-      return undefined;
+    return startExtra();
+  };
+
+  /** An extra worker beside held ones, if the pool may start one more. */
+  const startExtra = (): Slot | undefined => {
+    if (closed || slots.filter((slot) => slot.extra).length >= extraWorkers) return undefined;
     const extra = spawn(true);
     slots.push(extra);
     options.log.info(
@@ -442,6 +449,9 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       }
     }
     for (const ended of sessions.expire(now)) endSession(ended);
+    // While a loop holds a worker, one idle worker stands ready (a worker takes a moment to start), so that the next
+    // tenant's call need not wait for one.
+    if (slots.some((slot) => held(slot, now)) && !slots.some((slot) => slot.running.size === 0)) startExtra();
     // Extra workers stop once idle and no worker is held any more.
     if (!slots.some((slot) => held(slot, now))) {
       for (const slot of slots.filter((candidate) => candidate.extra && candidate.running.size === 0)) {
