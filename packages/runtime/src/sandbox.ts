@@ -89,6 +89,8 @@ type Call = {
   options: string;
   handle: QuickJSHandle | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** The pointer a `download` answered with: its bytes leave with the answer. */
+  answered?: string | undefined;
   resolve: (result: InvocationResult) => void;
   reject: (error: unknown) => void;
 };
@@ -285,10 +287,12 @@ class Sandbox implements ConnectorSandbox {
       if (outcome.missing)
         throw new RuntimeError('METHOD_MISSING', `the connector has no method '${call.method}'`);
       if (outcome.error !== undefined) throw classifySandboxError(outcome.error, this.#limits);
-      result =
-        call.method === 'download'
-          ? pointedBytes(outcome.value, this.#memory)
-          : { kind: 'json', value: outcome.value };
+      if (call.method === 'download') {
+        result = pointedBytes(outcome.value, this.#memory);
+        call.answered = String((outcome.value as { id: unknown }).id);
+      } else {
+        result = { kind: 'json', value: outcome.value };
+      }
     } catch (error) {
       this.#fail(call, error);
       return;
@@ -312,6 +316,7 @@ class Sandbox implements ConnectorSandbox {
     this.#calls.delete(call);
     clearTimeout(call.timer);
     if (call.handle?.alive) call.handle.dispose();
+    this.#memory.release(call.invocation, call.answered);
     this.#end(call.invocation);
     if (this.#optionsOf === call.invocation) this.#optionsOf = undefined;
   }
