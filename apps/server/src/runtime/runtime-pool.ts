@@ -13,8 +13,9 @@ import { type HostFetch, RuntimeError, type RuntimeLimits, timeLimit } from '@pl
 import type { Logger } from 'pino';
 import { FairQueue } from './fair-queue.ts';
 import { type SessionEntry, SessionTable } from './session-table.ts';
+import { WorkerHandle } from './worker-handle.ts';
 import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
-import { ALIVE_INTERVAL_MS, CLAIM_CELLS, claimCellOf, POSTED, WITHDRAWN } from './worker-protocol.ts';
+import { CLAIM_CELLS } from './worker-protocol.ts';
 
 export type RuntimePoolOptions = {
   limits: RuntimeLimits;
@@ -53,25 +54,13 @@ type Job = {
   fetches: Map<number, AbortController>;
 };
 
-type Slot = {
-  worker: Worker;
-  running: Map<number, Job>;
-  /** When the worker last sent anything, or was given work while it had none (performance.now()). */
-  lastHeard: number;
-  /** Versions whose script this worker was sent: their invocations go without it (it answers `need-script`). */
-  scripts: Set<string>;
-  /** Started beyond the pool's size while the others were held (`extraWorkers`). */
-  extra: boolean;
-};
+type Slot = WorkerHandle<Job, Worker>;
 
 /**
  * Invocations running at once across the pool, by default. They mostly wait for fetches, and a session's calls share
  * one instance, so memory follows the sessions (bounded on their own), not this.
  */
 const RUNNING_INVOCATIONS = 64;
-
-/** Beyond this many versions sent to one worker, the pool forgets them all and sends scripts again. */
-const MAX_SCRIPTS_SENT = 64;
 
 /**
  * A worker with work that has sent nothing for an invocation's deadline plus this is presumed stuck and replaced.
@@ -80,13 +69,6 @@ const MAX_SCRIPTS_SENT = 64;
  * worker is never silent longer than one deadline (every fetch and every sandbox run is bounded by it).
  */
 const STUCK_GRACE_MS = 5_000;
-
-/**
- * A worker with work that has not said it is free for this long (it says so every ALIVE_INTERVAL_MS) is held by a
- * sandbox: new invocations go to another worker. Three missed beats, so that a worker merely slowed by a busy
- * machine is rarely taken for held; one taken for held by mistake only costs a worker started early.
- */
-const HELD_AFTER_MS = 3 * ALIVE_INTERVAL_MS;
 
 /**
  * An invocation still running this long after its deadline is answered TIME_LIMIT by the pool itself: its sandbox
@@ -144,13 +126,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
 
   const spawn = (extra = false): Slot => {
     const worker = newWorker({ limits: options.limits, claims: claimBuffer });
-    const slot: Slot = {
-      worker,
-      running: new Map(),
-      lastHeard: performance.now(),
-      scripts: new Set(),
-      extra,
-    };
+    const slot: Slot = new WorkerHandle(worker, claims, extra, performance.now());
     worker.on('message', (message: FromWorker) => onMessage(slot, message));
     worker.on('error', (error) => options.log.error({ err: error }, 'connector runtime worker failed'));
     worker.on('exit', () => replace(slot, 'the runtime worker stopped'));
@@ -160,8 +136,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
 
   /** A session given up (idle, least recently used, moved): its worker drops the instance once no call runs there. */
   const endSession = (entry: SessionEntry<Slot>): void => {
-    if (slots.includes(entry.worker))
-      entry.worker.worker.postMessage({ type: 'end-session', session: entry.key } satisfies ToWorker);
+    if (slots.includes(entry.worker)) entry.worker.endSession(entry.key);
   };
 
   /** Ends a job: its fetches still running are aborted at once, its running share and session are given back. */
@@ -186,9 +161,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
    * the head of their queue, for another worker. A job begun stays: it runs exactly once.
    */
   const withdraw = (slot: Slot): void => {
-    for (const [id, job] of slot.running) {
-      if (Atomics.compareExchange(claims, claimCellOf(id), POSTED, WITHDRAWN) !== POSTED) continue;
-      slot.running.delete(id);
+    for (const job of slot.takeBack()) {
       if (job.session) {
         sessions.end(job.session, performance.now());
         job.session = undefined;
@@ -208,22 +181,18 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       finish(slot, id, failed({ code: 'CONNECTOR_ERROR', message: reason }));
     }
     sessions.forget(slot);
-    void slot.worker.terminate();
+    void slot.port.terminate();
     if (!closed && !slot.extra) slots.push(spawn());
     pump();
   };
 
-  const held = (slot: Slot, now: number): boolean =>
-    slot.running.size > 0 && now - slot.lastHeard > HELD_AFTER_MS;
+  const held = (slot: Slot, now: number): boolean => slot.held(now);
 
   const onMessage = (slot: Slot, message: FromWorker): void => {
-    slot.lastHeard = performance.now();
+    slot.heard(performance.now());
     if (message.type === 'alive') return;
     if (message.type === 'need-script') {
-      const job = slot.running.get(message.id);
-      if (job?.message.type !== 'invoke') return;
-      slot.scripts.delete(job.message.key);
-      post(slot, job.message);
+      slot.resend(message.id);
       return;
     }
     if (message.type === 'done') {
@@ -249,7 +218,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       answer: Omit<Extract<ToWorker, { type: 'fetched' }>, 'type' | 'fetchId'>,
       transfer: ArrayBuffer[] = [],
     ) =>
-      slot.worker.postMessage(
+      slot.port.postMessage(
         { type: 'fetched', fetchId: message.fetchId, ...answer } satisfies ToWorker,
         transfer,
       );
@@ -359,9 +328,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       sessions.begin(entry, now);
       job.session = entry;
     }
-    if (slot.running.size === 0) slot.lastHeard = performance.now();
-    slot.running.set(job.message.id, job);
-    post(slot, job.message);
+    slot.give(job, performance.now());
   };
 
   const pump = (): void => {
@@ -382,22 +349,6 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       if (!job || !slot) return;
       dispatch(slot, job);
     }
-  };
-
-  /** Sends a job, leaving out a script the worker was already sent. */
-  const post = (slot: Slot, message: Job['message']): void => {
-    Atomics.store(claims, claimCellOf(message.id), POSTED);
-    if (message.type === 'check') {
-      slot.worker.postMessage(message satisfies ToWorker);
-      return;
-    }
-    if (slot.scripts.has(message.key)) {
-      slot.worker.postMessage({ ...message, script: undefined } satisfies ToWorker);
-      return;
-    }
-    if (slot.scripts.size >= MAX_SCRIPTS_SENT) slot.scripts.clear();
-    slot.scripts.add(message.key);
-    slot.worker.postMessage(message satisfies ToWorker);
   };
 
   const submit = (
@@ -436,16 +387,15 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     const now = performance.now();
     const wallClock = Date.now();
     for (const slot of [...slots]) {
-      if (slot.running.size > 0 && now - slot.lastHeard > silenceLimit)
-        replace(slot, 'the runtime worker stopped answering');
+      if (slot.silentFor(now, silenceLimit)) replace(slot, 'the runtime worker stopped answering');
     }
     for (const slot of slots) {
       if (held(slot, now)) withdraw(slot);
       for (const [id, job] of slot.running) {
         if (!pastDeadline(job, wallClock - DEADLINE_GRACE_MS)) continue;
         // Not begun yet: the worker must not begin it once it is free (its caller has the answer already).
-        Atomics.compareExchange(claims, claimCellOf(id), POSTED, WITHDRAWN);
-        finish(slot, id, timedOut(job));
+        slot.drop(id);
+        settle(job, timedOut(job));
       }
     }
     for (const ended of sessions.expire(now)) endSession(ended);
@@ -457,7 +407,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       for (const slot of slots.filter((candidate) => candidate.extra && candidate.running.size === 0)) {
         slots.splice(slots.indexOf(slot), 1);
         sessions.forget(slot);
-        void slot.worker.terminate();
+        void slot.port.terminate();
       }
     }
     // Invocations that waited for a worker not held: one may have become free without ending a job.
@@ -498,7 +448,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       clearInterval(watchdog);
       for (const job of [...fair.drain(), ...checks.splice(0)])
         job.resolve(failed({ code: 'CONNECTOR_ERROR', message: 'shutting down' }));
-      await Promise.all(slots.splice(0).map((slot) => slot.worker.terminate()));
+      await Promise.all(slots.splice(0).map((slot) => slot.port.terminate()));
     },
   };
 };
