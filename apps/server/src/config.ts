@@ -187,9 +187,26 @@ const Env = z.object({
     .min(1)
     .max(10_000)
     .default(100),
+  RUNTIME_SESSION_IDLE_SECONDS: seconds(300),
+  RUNTIME_MAX_SESSIONS: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{1,7}$/, 'must be a whole number of sessions, at least 1')
+      .transform(Number)
+      .refine((sessions) => sessions >= 1, 'must be a whole number of sessions, at least 1')
+      .optional(),
+  ),
   DEV_ISSUER: choice,
   NODE_ENV: z.string().default(''),
 });
+
+/**
+ * The default bound on warm connector sessions of one server process, sized for the machine: one per 16 MiB of its
+ * memory, at least 16 and at most 1,000. A warm session holds 0.4 to 2 MiB for a typical connector
+ * (docs/connector-runtime.md, "What sessions cost"), more for one that keeps data in `this`.
+ */
+const defaultMaxSessions = (): number =>
+  Math.max(16, Math.min(1000, Math.floor(totalmem() / (16 * 1024 * 1024))));
 
 /**
  * NODE_ENV values that are not production; any other spelling (`Production`, `prod`, `staging`…) counts as production,
@@ -244,6 +261,8 @@ export type Config = {
   workers: number;
   /** Limits of one connector invocation (docs/connector-runtime.md). */
   runtime: { memoryBytes: number; timeoutMs: number; maxFetches: number };
+  /** Warm connector sessions: ended when idle this long, and at most this many per process. */
+  runtimeSessions: { idleMs: number; maxSessions: number };
   production: boolean;
   /** `off` whenever AUTH_ISSUER is set. */
   devIssuer: DevIssuerMode;
@@ -334,6 +353,10 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
       memoryBytes: e.RUNTIME_MEMORY_MB * 1024 * 1024,
       timeoutMs: e.RUNTIME_TIMEOUT_SECONDS * 1000,
       maxFetches: e.RUNTIME_MAX_FETCHES,
+    },
+    runtimeSessions: {
+      idleMs: e.RUNTIME_SESSION_IDLE_SECONDS * 1000,
+      maxSessions: e.RUNTIME_MAX_SESSIONS ?? defaultMaxSessions(),
     },
     production,
     devIssuer,

@@ -250,6 +250,7 @@ export const startPlatform = async (
     cleanups.unshift(() => connectorActivity.flush());
     const connectorRuntime = createRuntimePool({
       limits: { ...defaultLimits, ...config.runtime },
+      sessions: config.runtimeSessions,
       fetchFor: (caller, usage) => proxy.fetchFor(caller, usage),
       log,
     });

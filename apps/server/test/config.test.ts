@@ -13,6 +13,15 @@ describe('the configuration', () => {
     expect(config.host).toBe('127.0.0.1');
   });
 
+  it('bounds connector sessions by the machine unless told, and ends idle ones after five minutes', () => {
+    const defaults = loadConfig({});
+    expect(defaults.runtimeSessions.idleMs).toBe(300_000);
+    expect(defaults.runtimeSessions.maxSessions).toBeGreaterThanOrEqual(16);
+    expect(defaults.runtimeSessions.maxSessions).toBeLessThanOrEqual(1000);
+    const set = loadConfig({ RUNTIME_MAX_SESSIONS: '1', RUNTIME_SESSION_IDLE_SECONDS: '2' });
+    expect(set.runtimeSessions).toEqual({ idleMs: 2000, maxSessions: 1 });
+  });
+
   it('names the variable and the rule a value breaks', () => {
     const cases: [Record<string, string>, string][] = [
       [{ RATE_LIMIT_PER_SECOND: '-3' }, 'RATE_LIMIT_PER_SECOND is not valid: must be a number, 0 or more'],
@@ -25,6 +34,14 @@ describe('the configuration', () => {
       [
         { IDLE_TIMEOUT_SECONDS: '0' },
         'IDLE_TIMEOUT_SECONDS is not valid: must be a number of seconds above 0',
+      ],
+      [
+        { RUNTIME_MAX_SESSIONS: '0' },
+        'RUNTIME_MAX_SESSIONS is not valid: must be a whole number of sessions, at least 1',
+      ],
+      [
+        { RUNTIME_SESSION_IDLE_SECONDS: '-1' },
+        'RUNTIME_SESSION_IDLE_SECONDS is not valid: must be a number of seconds above 0',
       ],
     ];
     for (const [env, message] of cases) expect(() => loadConfig(env), JSON.stringify(env)).toThrow(message);

@@ -14,6 +14,7 @@ export const runtimeErrorCodes = [
   'FETCH_LIMIT',
   'RESPONSE_TOO_LARGE',
   'FETCH_REFUSED',
+  'SESSION_ENDED',
 ] as const;
 
 export type RuntimeErrorCode = (typeof runtimeErrorCodes)[number];

@@ -4,11 +4,12 @@
  * ChiliResponse (text, or a pointer whose bytes stay on the host).
  */
 import type { QuickJSDeferredPromise } from 'quickjs-emscripten-core';
-import { decodeDataUrl, isDataUrl } from './data-url.ts';
+import { dataUrlBytes, decodeDataUrl, isDataUrl } from './data-url.ts';
 import { RuntimeError } from './errors.ts';
 import { urlForRecord } from './fetch-record.ts';
 import { fileResponse, type HeldFiles, isFileUrl } from './file-pointers.ts';
 import { encodeBody, type SandboxBody } from './form-data.ts';
+import { type HostMemory, memoryLimit } from './host-memory.ts';
 import type { RuntimeLimits } from './limits.ts';
 import type { FetchRecord, HostFetch, HostFetchResponse, RedirectMode } from './types.ts';
 
@@ -20,12 +21,12 @@ export type Invocation = {
   pending: number;
   /** The first limit tripped: it ends the invocation even if the connector catches what it sees. */
   fatal: RuntimeError | undefined;
-  /** Wakes the loop that drives the sandbox. */
+  /** Tells the sandbox that a limit tripped for this call (it ends the call, and its session). */
   wake: () => void;
   /** Made at the first fetch (most calls of a method make one or none): aborts the fetches when the call ends. */
   controller: AbortController | undefined;
-  /** ArrayBufferPointer id → the bytes and their content type, valid for this invocation. */
-  pointers: Map<string, { contentType: string; body: Uint8Array }>;
+  /** The session's bytes on the host: bodies behind ArrayBufferPointers, counted against its memory limit. */
+  memory: HostMemory;
   /** The files handed to `upload`, by FilePointer id (file-pointers.ts). */
   files: HeldFiles;
   /** Sandbox promises for host operations still running; released when the invocation ends. */
@@ -69,7 +70,7 @@ export const performFetch = async (
   invocation.fetches += 1;
   const started = performance.now();
   let recorded = false;
-  const record = (fields: Pick<FetchRecord, 'status' | 'bytes' | 'credentialsInjected' | 'error'>) => {
+  const record = (fields: Omit<FetchRecord, 'method' | 'url' | 'durationMs'>) => {
     if (recorded) return;
     recorded = true;
     invocation.onFetch?.({
@@ -79,23 +80,38 @@ export const performFetch = async (
       ...fields,
     });
   };
+  const network = !isDataUrl(url) && !isFileUrl(url);
+  // Ended by its call before an answer: the request had gone to the upstream (with the usage's credentials, if it
+  // has any) when the fetch went through the port.
   const cutShort = () =>
-    record({ status: undefined, bytes: 0, credentialsInjected: false, error: 'the invocation ended first' });
+    record({
+      status: undefined,
+      bytes: 0,
+      credentialsInjected: false,
+      aborted: true,
+      requestSent: network,
+      error: 'aborted: the invocation ended first',
+    });
 
   let response: HostFetchResponse;
+  // The port stops reading past what the session's memory still holds room for.
+  const room = invocation.memory.available();
   invocation.unanswered.add(cutShort);
   try {
-    response = isDataUrl(url)
-      ? dataResponse(url)
+    response = network
+      ? await viaPort(invocation, url, init, room)
       : isFileUrl(url)
         ? fileResponse(invocation.files, url)
-        : await viaPort(invocation, url, init);
+        : dataResponse(url, room, invocation);
     invocation.unanswered.delete(cutShort);
   } catch (error) {
     invocation.unanswered.delete(cutShort);
     const message = error instanceof Error ? error.message : String(error);
     record({ status: undefined, bytes: 0, credentialsInjected: false, error: message });
-    if (error instanceof RuntimeError) throw trip(invocation, error);
+    if (error instanceof RuntimeError) {
+      const past = error.code === 'RESPONSE_TOO_LARGE' && room < limits.maxResponseBytes;
+      throw trip(invocation, past ? memoryLimit(invocation.memory.limitBytes) : error);
+    }
     throw new TypeError(`fetch failed: ${message}`);
   }
   if (response.body.byteLength > limits.maxResponseBytes) {
@@ -112,7 +128,12 @@ export const performFetch = async (
     bytes: response.body.byteLength,
     credentialsInjected: response.credentialsInjected ?? false,
   });
-  return JSON.stringify(shape(invocation, response));
+  try {
+    return JSON.stringify(shape(invocation, response));
+  } catch (error) {
+    if (error instanceof RuntimeError) throw trip(invocation, error);
+    throw error;
+  }
 };
 
 const trip = (invocation: Invocation, error: RuntimeError): RuntimeError => {
@@ -132,6 +153,7 @@ const viaPort = async (
   invocation: Invocation,
   url: string,
   init: SandboxRequest,
+  room: number,
 ): Promise<HostFetchResponse> => {
   const encoded = await encodeBody(init.body, invocation.files);
   // The connector never authenticates itself: the platform injects the configured credentials (or none). A form's
@@ -157,13 +179,17 @@ const viaPort = async (
       headers,
       body: encoded.body,
       redirect: init.redirect,
-      maxResponseBytes: invocation.limits.maxResponseBytes,
+      maxResponseBytes: Math.min(invocation.limits.maxResponseBytes, room),
     },
     invocation.controller.signal,
   );
 };
 
-const dataResponse = (url: string): HostFetchResponse => {
+/** Decoded only when its bytes fit the session's memory (and the response size limit): measured first. */
+const dataResponse = (url: string, room: number, invocation: Invocation): HostFetchResponse => {
+  const size = dataUrlBytes(url);
+  if (size > invocation.limits.maxResponseBytes) throw tooLarge(invocation.limits);
+  if (size > room) throw memoryLimit(invocation.memory.limitBytes);
   const { contentType, body } = decodeDataUrl(url);
   return {
     status: 200,
@@ -183,16 +209,12 @@ export const ENDED = new Error('the connector call ended');
 
 const decoder = new TextDecoder();
 
-let pointerSequence = 0;
-
 const shape = (invocation: Invocation, response: HostFetchResponse) => {
   const headers = Object.fromEntries(
     Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), value]),
   );
   const contentType = headers['content-type'] ?? 'application/octet-stream';
-  pointerSequence += 1;
-  const id = `buffer-${pointerSequence}`;
-  invocation.pointers.set(id, { contentType, body: response.body });
+  const id = invocation.memory.keep(invocation, { contentType, body: response.body });
   return {
     ok: response.status >= 200 && response.status < 300,
     redirected: response.redirected,

@@ -4,7 +4,13 @@ export { keepEngineReady } from './engine.ts';
 export { isLimitError, RuntimeError, type RuntimeErrorCode, runtimeErrorCodes } from './errors.ts';
 export { urlForRecord } from './fetch-record.ts';
 export { defaultLimits, type RuntimeLimits } from './limits.ts';
-export { type ConnectorSandbox, type LoadParams, loadConnector, sdkVersion } from './sandbox.ts';
+export {
+  type CallHooks,
+  type ConnectorSandbox,
+  type LoadParams,
+  loadConnector,
+  sdkVersion,
+} from './sandbox.ts';
 export {
   type ConnectorMethod,
   connectorMethods,

@@ -7,7 +7,8 @@
  * Evaluating the prelude yields a function `(host, platform, sdkVersion) => control`; the host keeps `control`:
  * `load(moduleNamespace, optionsJson)` builds the connector with the published options, `call(method, argsJson,
  * optionsJson)` runs one method and resolves to a JSON string `{value}` | `{missing: true, capability?}` |
- * `{error: {name, message, status}}` (`capability`: the one the connector's capabilities lack for the method).
+ * `{error: {name, message, status}}` (`capability`: the one the connector's capabilities lack for the method);
+ * `options(optionsJson)` sets the options of the call that runs next.
  *
  * A fetch body reaches the host described, never as a host object: `{kind: 'text', text}`, `{kind: 'file', id}` (a
  * FilePointer) or `{kind: 'form', entries}` (a StudioFormData, or the string its `toJSON()` gave); form-data.ts makes
@@ -153,6 +154,11 @@ export const prelude = String.raw`(function (host, platform, sdkVersion) {
         return JSON.stringify({ error: describe(error) });
       }
       return JSON.stringify({});
+    },
+    options(optionsJson) {
+      // Calls of one session interleave: each runs with its own options whenever it runs.
+      for (const key of Object.keys(options)) delete options[key];
+      Object.assign(options, JSON.parse(optionsJson));
     },
     async call(method, argsJson, optionsJson) {
       for (const key of Object.keys(options)) delete options[key];

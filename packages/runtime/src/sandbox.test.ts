@@ -330,7 +330,9 @@ describe('limits', () => {
         method: 'GET',
         url: 'https://slow.example.test/a?key=',
         status: undefined,
-        error: 'the invocation ended first',
+        aborted: true,
+        requestSent: true,
+        error: 'aborted: the invocation ended first',
       }),
     ]);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -459,5 +461,208 @@ describe('limits', () => {
       [0, 1, 2, 3].map((n) => ({ n, kept: 8000 })),
     );
     for (const sandbox of sandboxes) sandbox.dispose();
+  });
+});
+
+describe('a session: one instance, calls interleaved where they await', () => {
+  it("keeps what a query left in this for downloads running at once (Keepeek's shape)", async () => {
+    const png = Uint8Array.from([137, 80, 78, 71]);
+    const upstream = port((request) =>
+      request.url.endsWith('/search')
+        ? json({ token: 'from-query' })
+        : { ...json(''), headers: { 'content-type': 'image/png' }, body: png },
+    );
+    const sandbox = await load(
+      connector(`async query() {
+        const response = await this.runtime.fetch(this.runtime.options.base + '/search');
+        this.token = JSON.parse(response.text).token;
+        return { data: [] };
+      }
+      async download(id) {
+        if (this.token !== 'from-query') throw new Error('no token from query');
+        await sleep(20);
+        const response = await this.runtime.fetch(this.runtime.options.base + '/files/' + id + '?t=' + this.token);
+        return response.arrayBuffer;
+      }`),
+      upstream.fetch,
+    );
+    await sandbox.call('query', [{}, {}]);
+    const downloads = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map((id) => sandbox.call('download', [String(id), 'mediumres', 'web', {}])),
+    );
+    expect(downloads).toEqual(Array(6).fill({ kind: 'binary', contentType: 'image/png', bytes: png }));
+    sandbox.dispose();
+  });
+
+  it('counts each fetch to the call that made it, and keeps each call to its own options', async () => {
+    const records: Record<string, string[]> = { a: [], b: [] };
+    const sandbox = await load(
+      connector(`async getModel() {
+        const seen = [this.runtime.options.who];
+        for (let i = 0; i < 3; i++) {
+          await this.runtime.fetch(this.runtime.options.base + '/' + this.runtime.options.who + i);
+          seen.push(this.runtime.options.who);
+        }
+        return seen;
+      }`),
+    );
+    const calls = ['a', 'b'].map((who) =>
+      sandbox.call('getModel', [{}], { who }, undefined, {
+        onFetch: (record) => records[who]?.push(record.url),
+      }),
+    );
+    expect(await Promise.all(calls)).toEqual([
+      { kind: 'json', value: ['a', 'a', 'a', 'a'] },
+      { kind: 'json', value: ['b', 'b', 'b', 'b'] },
+    ]);
+    expect(records.a).toEqual([0, 1, 2].map((i) => `https://api.example.test/a${i}`));
+    expect(records.b).toEqual([0, 1, 2].map((i) => `https://api.example.test/b${i}`));
+    sandbox.dispose();
+  });
+
+  it('ends the session when one call trips a limit: its other calls in flight end with SESSION_ENDED', async () => {
+    const sandbox = await load(
+      connector(`async getModel(context) {
+        this.kept = 'state';
+        if (context.loop) { await sleep(50); for (;;) {} }
+        await sleep(5000);
+      }
+      getCapabilities() { return { kept: this.kept ?? null }; }`),
+      port().fetch,
+      { timeoutMs: 400 },
+    );
+    const waiting = failure(sandbox.call('getModel', [{}]));
+    const looping = failure(sandbox.call('getModel', [{ loop: true }]));
+    expect((await looping).code).toBe('TIME_LIMIT');
+    expect((await waiting).code).toBe('SESSION_ENDED');
+    // A fresh interpreter for the next call: nothing of the ended one.
+    expect(await sandbox.call('getCapabilities', [])).toEqual({ kind: 'json', value: { kept: null } });
+    sandbox.dispose();
+  });
+
+  it('shares nothing between two sandboxes of the same script: module globals and prototypes are their own', async () => {
+    const script = `let memo;
+    export default class Connector {
+      constructor(runtime) { this.runtime = runtime; }
+      getModel(context) {
+        if (context.fill) { memo = context.fill; Array.prototype.leak = context.fill; }
+        return { memo: memo ?? null, leak: [].leak ?? null };
+      }
+    }`;
+    const [one, other] = await Promise.all([load(script), load(script)]);
+    expect(await one.call('getModel', [{ fill: 'secret' }])).toEqual({
+      kind: 'json',
+      value: { memo: 'secret', leak: 'secret' },
+    });
+    expect(await other.call('getModel', [{}])).toEqual({ kind: 'json', value: { memo: null, leak: null } });
+    one.dispose();
+    other.dispose();
+  });
+});
+
+describe('pointers and odd results', () => {
+  it('answers a pointer another call of the session fetched, refuses one it did not, whatever its id', async () => {
+    const png = Uint8Array.from([137, 80, 78, 71]);
+    const upstream = port(() => ({ ...json(''), headers: { 'content-type': 'image/png' }, body: png }));
+    const script = connector(`async query() {
+        const response = await this.runtime.fetch(this.runtime.options.base + '/file');
+        this.pointer = response.arrayBuffer;
+        return { id: response.arrayBuffer.id };
+      }
+      async download(id) { return id === 'kept' ? this.pointer : { id, bytes: 4 }; }`);
+    const sandbox = await load(script, upstream.fetch);
+    const { value } = (await sandbox.call('query', [{}, {}])) as { value: { id: string } };
+    expect(value.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await sandbox.call('download', ['kept', 'original', 'web', {}])).toEqual({
+      kind: 'binary',
+      contentType: 'image/png',
+      bytes: png,
+    });
+    // Another session (another sandbox) cannot name it, nor can a guessed id.
+    const other = await load(script, upstream.fetch);
+    for (const id of [value.id, 'buffer-1']) {
+      const error = await failure(other.call('download', [id, 'original', 'web', {}]));
+      expect([error.code, error.message]).toEqual([
+        'CONNECTOR_ERROR',
+        expect.stringContaining('same session'),
+      ]);
+    }
+    sandbox.dispose();
+    other.dispose();
+  });
+
+  it('refuses at once a result nested deeper than 1,000 levels or larger than 10 MiB', async () => {
+    const sandbox = await load(
+      connector(`getModel(context) {
+        if (context.wide) return 'x'.repeat(11 * 1024 * 1024);
+        let value = 1;
+        for (let i = 0; i < context.depth; i++) value = [value];
+        return value;
+      }`),
+      port().fetch,
+      { memoryBytes: 128 * 1024 * 1024 },
+    );
+    expect((await sandbox.call('getModel', [{ depth: 999 }])).kind).toBe('json');
+    for (const context of [{ depth: 1001 }, { depth: 5000 }, { wide: true }]) {
+      const started = performance.now();
+      const error = await failure(sandbox.call('getModel', [context]));
+      expect(error.code).toBe('CONNECTOR_ERROR');
+      expect(error.message).toMatch(/deeper than 1000 levels|larger than 10 MiB/);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+    sandbox.dispose();
+  });
+
+  it('refuses a data: URL whose content type is not a valid header value', async () => {
+    const sandbox = await load(
+      connector(`async download() {
+        return (await this.runtime.fetch('data:image/png\\r\\nSet-Cookie: a=b;base64,iVBORw==')).arrayBuffer;
+      }`),
+    );
+    const error = await failure(sandbox.call('download', ['x', 'original', 'web', {}]));
+    expect([error.code, error.message]).toEqual([
+      'CONNECTOR_ERROR',
+      expect.stringContaining('not a valid header value'),
+    ]);
+    sandbox.dispose();
+  });
+});
+
+describe('host memory', () => {
+  it("counts response bodies kept on the host against the session's memory: MEMORY_LIMIT past it", async () => {
+    const big = new Uint8Array(6 * 1024 * 1024);
+    const seen: number[] = [];
+    const sandbox = await load(
+      connector(`async download() {
+        const kept = [];
+        for (let i = 0; i < 20; i++) kept.push((await this.runtime.fetch(this.runtime.options.base + '/big' + i)).arrayBuffer);
+        return kept[0];
+      }`),
+      async (request) => {
+        seen.push(request.maxResponseBytes);
+        return { ...json(''), headers: { 'content-type': 'image/png' }, body: big };
+      },
+      { memoryBytes: 16 * 1024 * 1024 },
+    );
+    const error = await failure(sandbox.call('download', ['x', 'original', 'web', {}]));
+    expect(error.code).toBe('MEMORY_LIMIT');
+    // The port was told to stop reading where the session's room ended.
+    expect(seen).toEqual([16, 10, 4].map((mib) => mib * 1024 * 1024));
+    sandbox.dispose();
+  });
+
+  it('measures a data: URL before decoding it, within the same budget', async () => {
+    const sandbox = await load(
+      connector(`async download() {
+        const url = 'data:image/png;base64,' + 'A'.repeat(8 * 1024 * 1024);
+        const kept = [];
+        for (let i = 0; i < 20; i++) kept.push((await this.runtime.fetch(url)).arrayBuffer);
+        return kept[0];
+      }`),
+      port().fetch,
+      { memoryBytes: 32 * 1024 * 1024 },
+    );
+    expect((await failure(sandbox.call('download', ['x', 'original', 'web', {}]))).code).toBe('MEMORY_LIMIT');
+    sandbox.dispose();
   });
 });

@@ -1,7 +1,14 @@
 /**
- * One connector in one QuickJS runtime: the prelude, the connector's module and its instance stay warm between calls
- * (calls run one at a time). A call that hits a limit discards the interpreter; the next call builds a fresh one from
- * the same script, so a hostile run never leaves a half-broken heap behind.
+ * One connector in one QuickJS runtime: a session's warm instance. The prelude, the connector's module and its
+ * instance stay warm between calls, and calls that arrive while others run share it, interleaved where they await
+ * (as in a browser): what one call leaves in `this` is there for the next. Each call keeps its own limits (time,
+ * fetches); the memory, the interpreter's and the host's, is the session's. A limit tripped by one call ends the
+ * instance: the session's other calls in flight end with SESSION_ENDED, and the next call builds a fresh interpreter
+ * from the same script, so a hostile run never leaves a half-broken heap behind.
+ *
+ * Which call a fetch or a sleep belongs to: the interpreter runs only while the host drives it, at a call's start and
+ * when one of a call's fetches or sleeps settles; each time, its job queue is run to the end, so all that runs then
+ * is counted to the call whose event it was.
  */
 import {
   type QuickJSContext,
@@ -12,12 +19,15 @@ import {
   Scope,
 } from 'quickjs-emscripten-core';
 import { classifySandboxError, type SandboxError, timeLimit } from './classify.ts';
+import { headerSafe } from './data-url.ts';
 import { newEngine, recycleEngine } from './engine.ts';
 import { isLimitError, RuntimeError } from './errors.ts';
 import { ENDED, type Invocation, performFetch } from './fetch.ts';
 import { handOver } from './file-pointers.ts';
+import { HostMemory } from './host-memory.ts';
 import { defaultLimits, type RuntimeLimits } from './limits.ts';
 import { prelude } from './prelude.ts';
+import { checkResult } from './result-shape.ts';
 import {
   type ConnectorMethod,
   connectorMethods,
@@ -45,17 +55,25 @@ export type LoadParams = {
   onLogError?: (message: string) => void;
 };
 
+/** What one call may bring of its own; without them, the sandbox's `fetch` and `onFetch` serve it. */
+export type CallHooks = {
+  fetch?: HostFetch | undefined;
+  onFetch?: ((record: FetchRecord) => void) | undefined;
+};
+
 export type ConnectorSandbox = {
   /**
    * `callOptions` are laid over the published options for this call. `deadline` (epoch ms) ends the call when the
    * caller's wall time runs out, where that began before the call (a pool's queue); by default the time limit from now.
    * `upload`'s first argument is an array of UploadFile: their bytes stay here, the connector gets FilePointers.
+   * Calls may overlap: they share the instance, interleaved where they await.
    */
   call(
     method: ConnectorMethod,
     args: unknown[],
     callOptions?: Record<string, unknown>,
     deadline?: number,
+    hooks?: CallHooks,
   ): Promise<InvocationResult>;
   dispose(): void;
 };
@@ -69,6 +87,19 @@ type Vm = {
 
 type Outcome = { value?: unknown; missing?: boolean; capability?: string; error?: SandboxError | null };
 
+/** One call in flight: its invocation, the prelude's promise for its outcome, and how to answer its caller. */
+type Call = {
+  invocation: Invocation;
+  method: ConnectorMethod;
+  options: string;
+  handle: QuickJSHandle | undefined;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** The pointer a `download` answered with: its bytes leave with the answer. */
+  answered?: string | undefined;
+  resolve: (result: InvocationResult) => void;
+  reject: (error: unknown) => void;
+};
+
 const LOG_MESSAGE_MAX = 4096;
 
 export const loadConnector = async (params: LoadParams): Promise<ConnectorSandbox> => {
@@ -80,122 +111,262 @@ export const loadConnector = async (params: LoadParams): Promise<ConnectorSandbo
 class Sandbox implements ConnectorSandbox {
   readonly #params: LoadParams;
   readonly #limits: RuntimeLimits;
+  readonly #memory: HostMemory;
   #vm: Vm | undefined;
+  #loading: Promise<Vm> | undefined;
+  /** The invocation whose event the interpreter runs now (undefined while it does not run). */
   #current: Invocation | undefined;
-  #queue: Promise<unknown> = Promise.resolve();
+  /** The call whose options the prelude's `runtime.options` holds. */
+  #optionsOf: Invocation | undefined;
+  readonly #calls = new Set<Call>();
   #disposed = false;
 
   constructor(params: LoadParams, limits: RuntimeLimits) {
     this.#params = params;
     this.#limits = limits;
+    this.#memory = new HostMemory(limits.memoryBytes);
   }
 
   async ready(): Promise<void> {
-    await this.#serial(() => this.#ensureVm());
+    await this.#ensureVm();
   }
 
-  call(
+  async call(
     method: ConnectorMethod,
     args: unknown[],
     callOptions: Record<string, unknown> = {},
     deadline?: number,
+    hooks: CallHooks = {},
   ): Promise<InvocationResult> {
-    return this.#serial(async () => {
-      if (!connectorMethods.includes(method)) {
-        throw new RuntimeError('METHOD_MISSING', `'${method}' is not a connector method`);
-      }
-      const vm = await this.#ensureVm();
-      const options = JSON.stringify({ ...this.#params.options, ...callOptions });
-      const invocation = this.#begin(deadline);
-      try {
-        const sent = method === 'upload' ? [handOver(invocation.files, args[0]), ...args.slice(1)] : args;
-        const outcome = await this.#run(vm, invocation, (context) =>
-          Scope.withScope((scope) =>
-            context.callMethod(vm.control, 'call', [
-              scope.manage(context.newString(method)),
-              scope.manage(context.newString(JSON.stringify(sent))),
-              scope.manage(context.newString(options)),
-            ]),
-          ),
+    if (!connectorMethods.includes(method)) {
+      throw new RuntimeError('METHOD_MISSING', `'${method}' is not a connector method`);
+    }
+    const vm = await this.#ensureVm();
+    const invocation = this.#begin(deadline, hooks);
+    const sent = method === 'upload' ? [handOver(invocation.files, args[0]), ...args.slice(1)] : args;
+    return new Promise<InvocationResult>((resolve, reject) => {
+      const call: Call = {
+        invocation,
+        method,
+        options: JSON.stringify({ ...this.#params.options, ...callOptions }),
+        handle: undefined,
+        timer: undefined,
+        resolve,
+        reject,
+      };
+      this.#calls.add(call);
+      invocation.wake = () => queueMicrotask(() => this.#review());
+      call.timer = setTimeout(
+        () => this.#fail(call, invocation.fatal ?? timeLimit(this.#limits.timeoutMs)),
+        Math.max(0, invocation.deadline - Date.now()) + 1,
+      );
+      this.#drive(vm, invocation, (context) => {
+        this.#optionsOf = invocation;
+        const started = Scope.withScope((scope) =>
+          context.callMethod(vm.control, 'call', [
+            scope.manage(context.newString(method)),
+            scope.manage(context.newString(JSON.stringify(sent))),
+            scope.manage(context.newString(call.options)),
+          ]),
         );
-        if (outcome.missing) {
-          throw new RuntimeError(
-            'METHOD_MISSING',
-            outcome.capability === undefined
-              ? `the connector has no method '${method}'`
-              : `the connector has no method '${method}': its getCapabilities() does not say ${outcome.capability}: true`,
-          );
+        if (started.error !== undefined) {
+          const described = context.dump(started.error) as SandboxError;
+          started.error.dispose();
+          throw invocation.fatal ?? classifySandboxError(described, this.#limits);
         }
-        if (outcome.error !== undefined) throw classifySandboxError(outcome.error, this.#limits);
-        return method === 'download'
-          ? pointedBytes(outcome.value, invocation)
-          : { kind: 'json', value: outcome.value };
-      } catch (error) {
-        this.#end(invocation);
-        if (isLimitError(error) || !(error instanceof RuntimeError)) this.#discardVm(false);
-        throw error;
-      } finally {
-        this.#end(invocation);
-      }
+        call.handle = started.value;
+      });
     });
   }
 
   dispose(): void {
     this.#disposed = true;
+    this.#endSession(undefined, new RuntimeError('SESSION_ENDED', 'the session was ended'));
     this.#discardVm(true);
   }
 
-  #serial<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.#queue.then(work, work);
-    this.#queue = next.catch(() => undefined);
-    return next;
-  }
-
-  #begin(deadline = Date.now() + this.#limits.timeoutMs): Invocation {
-    const invocation: Invocation = {
+  #begin(deadline = Date.now() + this.#limits.timeoutMs, hooks: CallHooks = {}): Invocation {
+    return {
       deadline,
       fetches: 0,
       pending: 0,
       fatal: undefined,
       wake: () => undefined,
       controller: undefined,
-      pointers: new Map(),
+      memory: this.#memory,
       files: new Map(),
       deferreds: new Set(),
       limits: this.#limits,
-      hostFetch: this.#params.fetch,
-      onFetch: this.#params.onFetch,
+      hostFetch: hooks.fetch ?? this.#params.fetch,
+      onFetch: hooks.onFetch ?? this.#params.onFetch,
       unanswered: new Set(),
     };
-    this.#current = invocation;
-    return invocation;
   }
 
-  /** Idempotent. Promises the sandbox still awaits are released, so the interpreter can be freed without a leak. */
+  /**
+   * Idempotent. Its fetches still running are aborted (and recorded so), promises the sandbox still awaits for it are
+   * released (so the interpreter can be freed without a leak), and its bodies may make room for others.
+   */
   #end(invocation: Invocation): void {
     for (const cutShort of invocation.unanswered) cutShort();
     invocation.unanswered.clear();
     for (const deferred of invocation.deferreds) deferred.dispose();
     invocation.deferreds.clear();
     invocation.controller?.abort(ENDED);
-    invocation.pointers.clear();
+    invocation.memory.release(invocation);
     invocation.files.clear();
     if (this.#current === invocation) this.#current = undefined;
+  }
+
+  /**
+   * Runs the interpreter for one event of `invocation` (its start, a fetch or sleep settling): `work`, then every
+   * job it made runnable, to the end. A limit tripped meanwhile is that invocation's, and ends the session.
+   */
+  #drive(vm: Vm, invocation: Invocation, work: (context: QuickJSContext) => void): void {
+    const { context, runtime } = vm;
+    this.#current = invocation;
+    try {
+      if (this.#optionsOf !== invocation) {
+        const call = [...this.#calls].find((candidate) => candidate.invocation === invocation);
+        if (call !== undefined) {
+          this.#optionsOf = invocation;
+          context.newString(call.options).consume((options) => {
+            context.callMethod(vm.control, 'options', [options]).dispose();
+          });
+        }
+      }
+      work(context);
+      const jobs = runtime.executePendingJobs();
+      if (jobs.error !== undefined) {
+        const described = context.dump(jobs.error) as SandboxError;
+        jobs.error.dispose();
+        throw invocation.fatal ?? classifySandboxError(described, this.#limits);
+      }
+    } catch (error) {
+      this.#current = undefined;
+      const call = [...this.#calls].find((candidate) => candidate.invocation === invocation);
+      if (call !== undefined) this.#fail(call, error);
+      else this.#endSession(undefined, sessionEnded());
+      return;
+    }
+    this.#current = undefined;
+    this.#review();
+  }
+
+  /** After the interpreter ran: answers every call whose outcome is settled, and those that can never settle. */
+  #review(): void {
+    const vm = this.#vm;
+    if (vm === undefined) return;
+    const { context } = vm;
+    for (const call of [...this.#calls]) {
+      if (!this.#calls.has(call)) continue;
+      if (call.invocation.fatal !== undefined) {
+        this.#fail(call, call.invocation.fatal);
+        continue;
+      }
+      if (call.handle === undefined) continue;
+      const state = context.getPromiseState(call.handle);
+      if (state.type === 'fulfilled') {
+        const json = context.getString(state.value);
+        if (!state.notAPromise) state.value.dispose();
+        this.#answer(call, json);
+      } else if (state.type === 'rejected') {
+        const described = context.dump(state.error) as SandboxError;
+        state.error.dispose();
+        this.#fail(call, classifySandboxError(described, this.#limits));
+      }
+    }
+    // Calls still waiting while nothing on the host can wake the interpreter wait for ever.
+    const waiting = [...this.#calls];
+    if (waiting.length > 0 && waiting.every((call) => call.invocation.pending === 0)) {
+      for (const call of waiting) {
+        this.#fail(
+          call,
+          new RuntimeError('CONNECTOR_ERROR', 'the connector awaits a promise that nothing will ever settle'),
+        );
+      }
+    }
+  }
+
+  #answer(call: Call, json: string): void {
+    let result: InvocationResult;
+    try {
+      const outcome = checkResult(json) as Outcome;
+      if (outcome.missing) {
+        throw new RuntimeError(
+          'METHOD_MISSING',
+          outcome.capability === undefined
+            ? `the connector has no method '${call.method}'`
+            : `the connector has no method '${call.method}': its getCapabilities() does not say ${outcome.capability}: true`,
+        );
+      }
+      if (outcome.error !== undefined) throw classifySandboxError(outcome.error, this.#limits);
+      if (call.method === 'download') {
+        result = pointedBytes(outcome.value, this.#memory);
+        call.answered = String((outcome.value as { id: unknown }).id);
+      } else {
+        result = { kind: 'json', value: outcome.value };
+      }
+    } catch (error) {
+      this.#fail(call, error);
+      return;
+    }
+    this.#close(call);
+    call.resolve(result);
+  }
+
+  /** Ends one call with `error`; a limit (or anything unforeseen) ends its session too. */
+  #fail(call: Call, error: unknown): void {
+    if (!this.#calls.has(call)) return;
+    this.#close(call);
+    call.reject(error);
+    if (isLimitError(error) || !(error instanceof RuntimeError)) {
+      this.#endSession(call, sessionEnded());
+      this.#discardVm(false);
+    }
+  }
+
+  #close(call: Call): void {
+    this.#calls.delete(call);
+    clearTimeout(call.timer);
+    if (call.handle?.alive) call.handle.dispose();
+    this.#memory.release(call.invocation, call.answered);
+    this.#end(call.invocation);
+    if (this.#optionsOf === call.invocation) this.#optionsOf = undefined;
+  }
+
+  /** Every call in flight but `except` ends with `error`; the host's bodies of the session go. */
+  #endSession(except: Call | undefined, error: RuntimeError): void {
+    for (const call of [...this.#calls]) {
+      if (call === except) continue;
+      this.#close(call);
+      call.reject(error);
+    }
+    this.#memory.clear();
   }
 
   /** `reusable`: the interpreter's heap is whole (no limit tripped), so its instance may serve another sandbox. */
   #discardVm(reusable: boolean): void {
     const vm = this.#vm;
     this.#vm = undefined;
+    this.#optionsOf = undefined;
     if (vm === undefined) return;
     if (releaseVm(vm.runtime, vm.context, vm.control) && reusable) {
       recycleEngine(vm.engine, this.#limits.memoryBytes);
     }
   }
 
-  async #ensureVm(): Promise<Vm> {
-    if (this.#disposed) throw new RuntimeError('CONNECTOR_ERROR', 'the sandbox was disposed');
-    if (this.#vm !== undefined) return this.#vm;
+  #ensureVm(): Promise<Vm> {
+    if (this.#disposed)
+      return Promise.reject(new RuntimeError('CONNECTOR_ERROR', 'the sandbox was disposed'));
+    if (this.#vm !== undefined) return Promise.resolve(this.#vm);
+    this.#loading ??= this.#load().finally(() => {
+      this.#loading = undefined;
+    });
+    return this.#loading;
+  }
+
+  async #load(): Promise<Vm> {
     const engine = await newEngine(this.#limits.memoryBytes);
     const runtime = engine.newRuntime({
       memoryLimitBytes: this.#limits.memoryBytes,
@@ -207,11 +378,18 @@ class Sandbox implements ConnectorSandbox {
     }));
     const context = runtime.newContext();
     let control: QuickJSHandle | undefined;
+    // Loading is one run of the interpreter: the module's top level and the constructor, under their own deadline.
     const invocation = this.#begin();
+    this.#current = invocation;
     try {
       control = this.#evalPrelude(context);
-      const vm: Vm = { engine, runtime, context, control };
-      const loaded = await this.#run(vm, invocation, () => this.#evalModule(context, vm.control));
+      const loaded = this.#evalModule(context, control);
+      const jobs = runtime.executePendingJobs();
+      if (jobs.error !== undefined) {
+        const described = context.dump(jobs.error) as SandboxError;
+        jobs.error.dispose();
+        throw invocation.fatal ?? classifySandboxError(described, this.#limits);
+      }
       if (loaded.missing) {
         throw new RuntimeError('NO_DEFAULT_CLASS', 'the script has no default export that is a class');
       }
@@ -220,13 +398,16 @@ class Sandbox implements ConnectorSandbox {
         if (isLimitError(cause)) throw cause;
         throw new RuntimeError('SCRIPT_INVALID', `the connector's constructor failed: ${cause.message}`);
       }
+      const vm: Vm = { engine, runtime, context, control };
       this.#vm = vm;
       return vm;
     } catch (error) {
+      this.#current = undefined;
       this.#end(invocation);
       releaseVm(runtime, context, control);
       throw error;
     } finally {
+      this.#current = undefined;
       this.#end(invocation);
     }
   }
@@ -252,7 +433,7 @@ class Sandbox implements ConnectorSandbox {
   }
 
   /** Evaluates the module, then has the prelude build `new Default(runtime)`; both steps inside one job. */
-  #evalModule(context: QuickJSContext, control: QuickJSHandle) {
+  #evalModule(context: QuickJSContext, control: QuickJSHandle): Outcome {
     const evaluated = context.evalCode(this.#params.script, 'connector.js', { type: 'module' });
     if (evaluated.error !== undefined) {
       const described = context.dump(evaluated.error) as SandboxError;
@@ -272,7 +453,7 @@ class Sandbox implements ConnectorSandbox {
       state.error.dispose();
       throw new RuntimeError('SCRIPT_INVALID', `the script does not load: ${String(described.message)}`);
     }
-    return state.value.consume((namespace) =>
+    const built = state.value.consume((namespace) =>
       Scope.withScope((scope) =>
         context.callMethod(control, 'load', [
           namespace,
@@ -280,83 +461,26 @@ class Sandbox implements ConnectorSandbox {
         ]),
       ),
     );
+    if (built.error !== undefined) {
+      const described = context.dump(built.error) as SandboxError;
+      built.error.dispose();
+      throw classifySandboxError(described, this.#limits);
+    }
+    return built.value.consume((json) => JSON.parse(context.getString(json)) as Outcome);
   }
 
   /**
-   * Runs one job (a call into the sandbox that returns a JSON string or a promise of one) until it settles: pending
-   * jobs run, then the loop sleeps until a fetch or sleep settles, the deadline passes or a limit trips.
+   * Settles a sandbox promise only for the call that made it and only while it runs (its interpreter lives then), and
+   * runs what that wakes as that call's.
    */
-  async #run(
-    vm: Vm,
-    invocation: Invocation,
-    start: (context: QuickJSContext) => { value?: QuickJSHandle; error?: QuickJSHandle },
-  ): Promise<Outcome> {
-    const { context } = vm;
-    const started = start(context);
-    if (started.error !== undefined || started.value === undefined) {
-      const described = started.error === undefined ? {} : (context.dump(started.error) as SandboxError);
-      started.error?.dispose();
-      throw invocation.fatal ?? classifySandboxError(described, this.#limits);
-    }
-    try {
-      return await this.#settleJob(vm, invocation, started.value);
-    } finally {
-      if (started.value.alive) started.value.dispose();
-    }
-  }
-
-  async #settleJob(vm: Vm, invocation: Invocation, result: QuickJSHandle): Promise<Outcome> {
-    const { context, runtime } = vm;
-    for (;;) {
-      const jobs = runtime.executePendingJobs();
-      if (jobs.error !== undefined) {
-        const described = context.dump(jobs.error) as SandboxError;
-        jobs.error.dispose();
-        throw invocation.fatal ?? classifySandboxError(described, this.#limits);
-      }
-      if (invocation.fatal !== undefined) throw invocation.fatal;
-      const state = context.getPromiseState(result);
-      if (state.type === 'fulfilled') {
-        const outcome = JSON.parse(context.getString(state.value)) as Outcome;
-        if (!state.notAPromise) state.value.dispose();
-        return outcome;
-      }
-      if (state.type === 'rejected') {
-        const described = context.dump(state.error) as SandboxError;
-        state.error.dispose();
-        throw classifySandboxError(described, this.#limits);
-      }
-      if (Date.now() > invocation.deadline) throw timeLimit(this.#limits.timeoutMs);
-      if (invocation.pending === 0) {
-        throw new RuntimeError(
-          'CONNECTOR_ERROR',
-          'the connector awaits a promise that nothing will ever settle',
-        );
-      }
-      await this.#nextWake(invocation);
-      if (Date.now() > invocation.deadline) throw invocation.fatal ?? timeLimit(this.#limits.timeoutMs);
-    }
-  }
-
-  #nextWake(invocation: Invocation): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, Math.max(0, invocation.deadline - Date.now()) + 1);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      invocation.wake = done;
-    });
-  }
-
-  /** Settles a sandbox promise only for the invocation that made it and only while its interpreter lives. */
   #settle(invocation: Invocation, deferred: QuickJSDeferredPromise, settle: () => void): void {
     invocation.pending -= 1;
-    if (invocation.deferreds.delete(deferred)) {
+    const vm = this.#vm;
+    if (!invocation.deferreds.delete(deferred) || vm === undefined) return;
+    this.#drive(vm, invocation, () => {
       settle();
       deferred.dispose();
-    }
-    invocation.wake();
+    });
   }
 
   #track(invocation: Invocation, deferred: QuickJSDeferredPromise): void {
@@ -430,15 +554,24 @@ const releaseVm = (
 
 const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
-/** `download` returns an ArrayBufferPointer; its bytes were kept on the host when the fetch answered. */
-const pointedBytes = (value: unknown, invocation: Invocation): InvocationResult => {
+const sessionEnded = (): RuntimeError =>
+  new RuntimeError(
+    'SESSION_ENDED',
+    "another call of the same session tripped a limit, which ended the session's connector instance",
+  );
+
+/**
+ * `download` returns an ArrayBufferPointer: one a fetch of this call produced, or of an earlier call of the same
+ * session while the session lives (a `query` that fetched, a `download` that returns it); its bytes stayed on the host.
+ */
+const pointedBytes = (value: unknown, memory: HostMemory): InvocationResult => {
   const id = typeof value === 'object' && value !== null && 'id' in value ? String(value.id) : undefined;
-  const kept = id === undefined ? undefined : invocation.pointers.get(id);
+  const kept = id === undefined ? undefined : memory.get(id);
   if (kept === undefined) {
     throw new RuntimeError(
       'CONNECTOR_ERROR',
-      'download must return the arrayBuffer of a response fetched in the same call ({id, bytes})',
+      'download must return the arrayBuffer ({id, bytes}) of a response fetched by the same call, or by the same session while it lives; this id is none',
     );
   }
-  return { kind: 'binary', contentType: kept.contentType, bytes: kept.body };
+  return { kind: 'binary', contentType: headerSafe(kept.contentType), bytes: kept.body };
 };

@@ -42,6 +42,13 @@ export type FetchRecord = {
   durationMs: number;
   credentialsInjected: boolean;
   error?: string;
+  /** Ended with its call before it was answered: aborted, its upstream connection closed. */
+  aborted?: boolean;
+  /**
+   * For an aborted fetch: whether its request had gone to the upstream, with the usage's credentials if it has any
+   * (`credentialsInjected` is only known from an answer).
+   */
+  requestSent?: boolean;
 };
 
 export const connectorMethods = [

@@ -1,8 +1,9 @@
 /**
  * The connector runtime of the server: sandboxes run in a pool of worker threads sized to the machine, so a connector
- * that loops or allocates until its limit never holds the main event loop. Each worker takes several invocations at
- * once (they mostly wait for fetches); beyond that, invocations queue, and a full queue answers 503 with
- * Retry-After. A worker's fetches come back here, to the proxy's exchange, by message.
+ * that loops or allocates until its limit never holds the main event loop. Three small parts decide where a call runs:
+ * the session table (which worker holds which caller's warm instance), the fair queue (whose call starts next, and
+ * who must wait or hear 503 with Retry-After) and the workers themselves (messages, heartbeats, claims). A worker's
+ * fetches come back here, to the proxy's exchange, by message, and are aborted the moment their call ends.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -10,8 +11,11 @@ import type { ConnectorRuntimePort, Invocation, InvocationOutcome } from '@platf
 import { type AuthUsage, ServiceError } from '@platform/core';
 import { type HostFetch, RuntimeError, type RuntimeLimits, timeLimit } from '@platform/runtime';
 import type { Logger } from 'pino';
+import { FairQueue } from './fair-queue.ts';
+import { type SessionEntry, SessionTable } from './session-table.ts';
+import { WorkerHandle } from './worker-handle.ts';
 import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
-import { ALIVE_INTERVAL_MS, CLAIM_CELLS, claimCellOf, POSTED, WITHDRAWN } from './worker-protocol.ts';
+import { CLAIM_CELLS } from './worker-protocol.ts';
 
 export type RuntimePoolOptions = {
   limits: RuntimeLimits;
@@ -21,16 +25,18 @@ export type RuntimePoolOptions = {
     usage: AuthUsage,
   ) => HostFetch;
   log: Logger;
+  /** Warm sessions: ended when idle this long; at most this many at once (the least recently used ended first). */
+  sessions?: { idleMs: number; maxSessions: number };
   /** Worker threads; default one per core the machine offers but one (at least one). */
   workers?: number;
   /**
-   * Workers started beyond `workers` while every worker with work is held by a sandbox (a connector looping to its
-   * deadline), so that other invocations carry on; default as many as `workers`. Each stops once idle and none is held.
+   * Workers started beyond `workers` while every worker is held by a sandbox (a connector looping to its deadline),
+   * so that other tenants' calls carry on; default one more than `workers`. Each stops once idle and none is held.
    */
   extraWorkers?: number;
-  /** Invocations one worker runs at once. */
-  perWorker?: number;
-  /** Invocations waiting for a worker before 503. */
+  /** Invocations running at once, shared fairly between subscriptions (up to twice this while shares settle). */
+  running?: number;
+  /** Invocations waiting, shared fairly between subscriptions; one over its share gets 503. */
   queueLimit?: number;
 };
 
@@ -42,24 +48,19 @@ type Job = {
   resolve: (outcome: InvocationOutcome) => void;
   /** performance.now() when the pool took it. */
   submittedAt: number;
+  /** The session it runs in, once it was handed to a worker. */
+  session: SessionEntry<Slot> | undefined;
+  /** Its fetches still running on the main thread: aborted when it ends. */
+  fetches: Map<number, AbortController>;
 };
 
-type Slot = {
-  worker: Worker;
-  running: Map<number, Job>;
-  /** When the worker last sent anything, or was given work while it had none (performance.now()). */
-  lastHeard: number;
-  /** Versions whose script this worker was sent: their invocations go without it (it answers `need-script`). */
-  scripts: Set<string>;
-  /** Started beyond the pool's size while the others were held (`extraWorkers`). */
-  extra: boolean;
-};
+type Slot = WorkerHandle<Job, Worker>;
 
-/** Invocations running at once across the pool (they mostly wait for fetches); more wait in the queue. */
-const RUNNING_SANDBOXES = 16;
-
-/** Beyond this many versions sent to one worker, the pool forgets them all and sends scripts again. */
-const MAX_SCRIPTS_SENT = 64;
+/**
+ * Invocations running at once across the pool, by default. They mostly wait for fetches, and a session's calls share
+ * one instance, so memory follows the sessions (bounded on their own), not this.
+ */
+const RUNNING_INVOCATIONS = 64;
 
 /**
  * A worker with work that has sent nothing for an invocation's deadline plus this is presumed stuck and replaced.
@@ -68,13 +69,6 @@ const MAX_SCRIPTS_SENT = 64;
  * worker is never silent longer than one deadline (every fetch and every sandbox run is bounded by it).
  */
 const STUCK_GRACE_MS = 5_000;
-
-/**
- * A worker with work that has not said it is free for this long (it says so every ALIVE_INTERVAL_MS) is held by a
- * sandbox: new invocations go to another worker. Three missed beats, so that a worker merely slowed by a busy
- * machine is rarely taken for held; one taken for held by mistake only costs a worker started early.
- */
-const HELD_AFTER_MS = 3 * ALIVE_INTERVAL_MS;
 
 /**
  * An invocation still running this long after its deadline is answered TIME_LIMIT by the pool itself: its sandbox
@@ -107,12 +101,12 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   // One core is left to the event loop (HTTP, the proxy every fetch goes through): sandboxes looping to their
   // deadline on every other core never delay an answer.
   const size = options.workers ?? Math.max(1, availableParallelism() - 1);
-  const extraWorkers = options.extraWorkers ?? size;
-  // The sandboxes running at once are bounded for the whole pool, not per core: each holds its own WebAssembly
-  // memory, so a machine with more cores runs more workers with fewer sandboxes each, in the same memory.
-  const perWorker = options.perWorker ?? Math.max(2, Math.ceil(RUNNING_SANDBOXES / size));
-  const queueLimit = options.queueLimit ?? size * perWorker * 4;
-  const queue: Job[] = [];
+  const extraWorkers = options.extraWorkers ?? size + 1;
+  const running = options.running ?? RUNNING_INVOCATIONS;
+  const fair = new FairQueue<Job>({ running, waiting: options.queueLimit ?? running * 4 });
+  const sessions = new SessionTable<Slot>(options.sessions ?? { idleMs: 300_000, maxSessions: 1000 });
+  /** Publish checks: no tenant's, few, and never waiting behind the fair queue. */
+  const checks: Job[] = [];
   const slots: Slot[] = [];
   const claimBuffer = new SharedArrayBuffer(CLAIM_CELLS * Int32Array.BYTES_PER_ELEMENT);
   const claims = new Int32Array(claimBuffer);
@@ -131,14 +125,8 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   };
 
   const spawn = (extra = false): Slot => {
-    const worker = newWorker({ limits: options.limits, maxIdle: perWorker, claims: claimBuffer });
-    const slot: Slot = {
-      worker,
-      running: new Map(),
-      lastHeard: performance.now(),
-      scripts: new Set(),
-      extra,
-    };
+    const worker = newWorker({ limits: options.limits, claims: claimBuffer });
+    const slot: Slot = new WorkerHandle(worker, claims, extra, performance.now());
     worker.on('message', (message: FromWorker) => onMessage(slot, message));
     worker.on('error', (error) => options.log.error({ err: error }, 'connector runtime worker failed'));
     worker.on('exit', () => replace(slot, 'the runtime worker stopped'));
@@ -146,26 +134,41 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     return slot;
   };
 
+  /** A session given up (idle, least recently used, moved): its worker drops the instance once no call runs there. */
+  const endSession = (entry: SessionEntry<Slot>): void => {
+    if (slots.includes(entry.worker)) entry.worker.endSession(entry.key);
+  };
+
+  /** Ends a job: its fetches still running are aborted at once, its running share and session are given back. */
+  const settle = (job: Job, outcome: InvocationOutcome): void => {
+    for (const controller of job.fetches.values()) controller.abort(new Error('the connector call ended'));
+    job.fetches.clear();
+    if (job.invocation) fair.done(job);
+    if (job.session) sessions.end(job.session, performance.now());
+    job.resolve(outcome);
+  };
+
   const finish = (slot: Slot, id: number, outcome: InvocationOutcome): void => {
     const job = slot.running.get(id);
     if (!job) return;
     slot.running.delete(id);
-    job.resolve(outcome);
+    settle(job, outcome);
     pump();
   };
 
   /**
    * Takes back the jobs a worker was sent but has not begun (a sandbox holds its thread, or it died): they go back to
-   * the head of the queue, for another worker. A job begun stays: it runs exactly once.
+   * the head of their queue, for another worker. A job begun stays: it runs exactly once.
    */
   const withdraw = (slot: Slot): void => {
-    const taken: Job[] = [];
-    for (const [id, job] of slot.running) {
-      if (Atomics.compareExchange(claims, claimCellOf(id), POSTED, WITHDRAWN) !== POSTED) continue;
-      slot.running.delete(id);
-      taken.push(job);
+    for (const job of slot.takeBack()) {
+      if (job.session) {
+        sessions.end(job.session, performance.now());
+        job.session = undefined;
+      }
+      if (job.invocation) fair.requeue(job);
+      else checks.unshift(job);
     }
-    if (taken.length > 0) queue.unshift(...taken);
   };
 
   /** A stuck or dead worker: the jobs it has not begun go to another worker, the rest fail; a fresh one takes its place. */
@@ -177,22 +180,19 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     for (const id of [...slot.running.keys()]) {
       finish(slot, id, failed({ code: 'CONNECTOR_ERROR', message: reason }));
     }
-    void slot.worker.terminate();
+    sessions.forget(slot);
+    void slot.port.terminate();
     if (!closed && !slot.extra) slots.push(spawn());
     pump();
   };
 
-  const held = (slot: Slot, now: number): boolean =>
-    slot.running.size > 0 && now - slot.lastHeard > HELD_AFTER_MS;
+  const held = (slot: Slot, now: number): boolean => slot.held(now);
 
   const onMessage = (slot: Slot, message: FromWorker): void => {
-    slot.lastHeard = performance.now();
+    slot.heard(performance.now());
     if (message.type === 'alive') return;
     if (message.type === 'need-script') {
-      const job = slot.running.get(message.id);
-      if (job?.message.type !== 'invoke') return;
-      slot.scripts.delete(job.message.key);
-      post(slot, job.message);
+      slot.resend(message.id);
       return;
     }
     if (message.type === 'done') {
@@ -206,12 +206,19 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       });
       return;
     }
+    if (message.type === 'abort-fetch') {
+      for (const job of slot.running.values()) {
+        job.fetches.get(message.fetchId)?.abort(new Error('the connector call ended'));
+        job.fetches.delete(message.fetchId);
+      }
+      return;
+    }
     const job = slot.running.get(message.id);
     const reply = (
       answer: Omit<Extract<ToWorker, { type: 'fetched' }>, 'type' | 'fetchId'>,
       transfer: ArrayBuffer[] = [],
     ) =>
-      slot.worker.postMessage(
+      slot.port.postMessage(
         { type: 'fetched', fetchId: message.fetchId, ...answer } satisfies ToWorker,
         transfer,
       );
@@ -228,8 +235,13 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       },
       invocation.usage,
     );
-    fetch(message.request, AbortSignal.timeout(options.limits.timeoutMs)).then(
+    // The call owns the fetch: its end (or the worker's word that it ended) aborts it, upstream connection included.
+    const controller = new AbortController();
+    job.fetches.set(message.fetchId, controller);
+    const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(options.limits.timeoutMs)]);
+    fetch(message.request, signal).then(
       (response) => {
+        job.fetches.delete(message.fetchId);
         // The body goes over by transfer; a Buffer view of a pooled slab is copied first.
         const body =
           response.body.byteOffset === 0 && response.body.byteLength === response.body.buffer.byteLength
@@ -237,26 +249,40 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
             : response.body.slice();
         reply({ response: { ...response, body } }, [body.buffer as ArrayBuffer]);
       },
-      (error: unknown) => reply({ error: wireOf(error) }),
+      (error: unknown) => {
+        job.fetches.delete(message.fetchId);
+        reply({ error: wireOf(error) });
+      },
     );
   };
 
-  /** The least busy worker that is not held and has room; a new extra one when every worker with work is held. */
-  const pick = (): Slot | undefined => {
+  /**
+   * Where a job runs: a check on the least busy free worker; an invocation on its session's worker, unless that one is
+   * held by a looping sandbox (then on another: a fresh instance, the old one ended once free). When every worker is
+   * held, an extra one is started, but not for a subscription that already keeps its share of held threads busy.
+   */
+  const pick = (job: Job): Slot | undefined => {
     const now = performance.now();
-    let best: Slot | undefined;
-    let anyHeld = false;
-    for (const candidate of slots) {
-      if (held(candidate, now)) {
-        anyHeld = true;
-        withdraw(candidate);
-        continue;
-      }
-      if (candidate.running.size < perWorker && (!best || candidate.running.size < best.running.size))
-        best = candidate;
-    }
-    if (best || !anyHeld || closed) return best;
-    if (slots.filter((slot) => slot.extra).length >= extraWorkers) return undefined;
+    const free = slots.filter((slot) => !held(slot, now));
+    for (const slot of slots) if (held(slot, now)) withdraw(slot);
+    const session = job.invocation && sessions.get(sessionKeyOf(job));
+    if (session && free.includes(session.worker)) return session.worker;
+    // A subscription whose loops already hold its share of threads waits rather than take the one others need.
+    const subscription = job.invocation?.subscriptionId;
+    const overShare =
+      subscription !== undefined && heldBy(subscription, now) >= threadShare(subscription, now);
+    if (overShare && slots.some((slot) => held(slot, now))) return undefined;
+    const least = free.reduce<Slot | undefined>(
+      (best, slot) => (best === undefined || slot.running.size < best.running.size ? slot : best),
+      undefined,
+    );
+    if (least || closed) return least;
+    return startExtra();
+  };
+
+  /** An extra worker beside held ones, if the pool may start one more. */
+  const startExtra = (): Slot | undefined => {
+    if (closed || slots.filter((slot) => slot.extra).length >= extraWorkers) return undefined;
     const extra = spawn(true);
     slots.push(extra);
     options.log.info(
@@ -266,37 +292,63 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     return extra;
   };
 
-  const pump = (): void => {
-    while (queue.length > 0) {
-      // Past its deadline already: answered here, before a worker is picked (or started) for it.
-      if (pastDeadline(queue[0]!, Date.now())) {
-        const late = queue.shift()!;
-        late.resolve(timedOut(late));
-        continue;
-      }
-      const slot = pick();
-      if (!slot) return;
-      const job = queue.shift()!;
-      if (slot.running.size === 0) slot.lastHeard = performance.now();
-      slot.running.set(job.message.id, job);
-      post(slot, job.message);
+  /** Held workers on which `subscription` has calls running. */
+  const heldBy = (subscription: string, now: number): number =>
+    slots.filter(
+      (slot) =>
+        held(slot, now) &&
+        [...slot.running.values()].some((job) => job.invocation?.subscriptionId === subscription),
+    ).length;
+
+  /**
+   * Threads `subscription` may keep held: all of them but one (kept for a newcomer), shared between it and the
+   * subscriptions that hold any.
+   */
+  const threadShare = (subscription: string, now: number): number => {
+    const holders = new Set<string>([subscription]);
+    for (const slot of slots) {
+      if (!held(slot, now)) continue;
+      for (const job of slot.running.values()) if (job.invocation) holders.add(job.invocation.subscriptionId);
     }
+    return Math.max(1, Math.floor((size + extraWorkers - 1) / holders.size));
   };
 
-  /** Sends a job, leaving out a script the worker was already sent. */
-  const post = (slot: Slot, message: Job['message']): void => {
-    Atomics.store(claims, claimCellOf(message.id), POSTED);
-    if (message.type === 'check') {
-      slot.worker.postMessage(message satisfies ToWorker);
-      return;
+  /** Hands `job` to `slot`, in its session there (opened, or moved there from a held worker). */
+  const dispatch = (slot: Slot, job: Job): void => {
+    if (job.invocation && job.message.type === 'invoke') {
+      const now = performance.now();
+      const opened = sessions.open(job.message.session, () => slot, now);
+      for (const ended of opened.ended) endSession(ended);
+      const entry = opened.entry;
+      if (entry.worker !== slot) {
+        // Its worker is held: the session continues here in a fresh instance.
+        endSession(entry);
+        entry.worker = slot;
+      }
+      sessions.begin(entry, now);
+      job.session = entry;
     }
-    if (slot.scripts.has(message.key)) {
-      slot.worker.postMessage({ ...message, script: undefined } satisfies ToWorker);
-      return;
+    slot.give(job, performance.now());
+  };
+
+  const pump = (): void => {
+    while (checks.length > 0) {
+      const slot = pick(checks[0]!);
+      if (!slot) break;
+      dispatch(slot, checks.shift()!);
     }
-    if (slot.scripts.size >= MAX_SCRIPTS_SENT) slot.scripts.clear();
-    slot.scripts.add(message.key);
-    slot.worker.postMessage(message satisfies ToWorker);
+    for (;;) {
+      const now = Date.now();
+      // Past its deadline already: answered here, before a worker is picked (or started) for it.
+      for (const late of fair.drop((job) => pastDeadline(job, now))) late.resolve(timedOut(late));
+      let slot: Slot | undefined;
+      const job = fair.take((candidate) => {
+        slot = pick(candidate);
+        return slot !== undefined;
+      });
+      if (!job || !slot) return;
+      dispatch(slot, job);
+    }
   };
 
   const submit = (
@@ -305,16 +357,26 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   ): Promise<InvocationOutcome> => {
     if (closed)
       return Promise.reject(new ServiceError('UNAVAILABLE', 'The connector runtime is shutting down.'));
-    if (queue.length >= queueLimit) {
-      return Promise.reject(
-        new ServiceError('UNAVAILABLE', 'The connector runtime is busy; retry in a moment.', {
-          headers: { 'Retry-After': '1' },
-          members: { code: 'RUNTIME_BUSY' },
-        }),
-      );
-    }
-    return new Promise((resolve) => {
-      queue.push({ message, invocation, resolve, submittedAt: performance.now() });
+    return new Promise((resolve, reject) => {
+      const job: Job = {
+        message,
+        invocation,
+        resolve,
+        submittedAt: performance.now(),
+        session: undefined,
+        fetches: new Map(),
+      };
+      if (!invocation) checks.push(job);
+      else if (!fair.offer(job, tenancyOf(invocation))) {
+        reject(
+          new ServiceError(
+            'UNAVAILABLE',
+            "The connector runtime is busy with this subscription's calls; retry in a moment.",
+            { headers: { 'Retry-After': '1' }, members: { code: 'RUNTIME_BUSY' } },
+          ),
+        );
+        return;
+      }
       pump();
     });
   };
@@ -325,27 +387,27 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     const now = performance.now();
     const wallClock = Date.now();
     for (const slot of [...slots]) {
-      if (slot.running.size > 0 && now - slot.lastHeard > silenceLimit)
-        replace(slot, 'the runtime worker stopped answering');
+      if (slot.silentFor(now, silenceLimit)) replace(slot, 'the runtime worker stopped answering');
     }
     for (const slot of slots) {
       if (held(slot, now)) withdraw(slot);
       for (const [id, job] of slot.running) {
         if (!pastDeadline(job, wallClock - DEADLINE_GRACE_MS)) continue;
         // Not begun yet: the worker must not begin it once it is free (its caller has the answer already).
-        Atomics.compareExchange(claims, claimCellOf(id), POSTED, WITHDRAWN);
-        finish(slot, id, timedOut(job));
+        slot.drop(id);
+        settle(job, timedOut(job));
       }
     }
-    for (const job of queue.filter((waiting) => pastDeadline(waiting, wallClock))) {
-      queue.splice(queue.indexOf(job), 1);
-      job.resolve(timedOut(job));
-    }
+    for (const ended of sessions.expire(now)) endSession(ended);
+    // While a loop holds a worker, one idle worker stands ready (a worker takes a moment to start), so that the next
+    // tenant's call need not wait for one.
+    if (slots.some((slot) => held(slot, now)) && !slots.some((slot) => slot.running.size === 0)) startExtra();
     // Extra workers stop once idle and no worker is held any more.
     if (!slots.some((slot) => held(slot, now))) {
       for (const slot of slots.filter((candidate) => candidate.extra && candidate.running.size === 0)) {
         slots.splice(slots.indexOf(slot), 1);
-        void slot.worker.terminate();
+        sessions.forget(slot);
+        void slot.port.terminate();
       }
     }
     // Invocations that waited for a worker not held: one may have become free without ending a job.
@@ -360,6 +422,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
           type: 'invoke',
           id: sequence,
           key: `${invocation.connectorId}@${invocation.version}`,
+          session: sessionOf(invocation),
           script: invocation.script,
           options: invocation.options,
           method: invocation.method,
@@ -383,12 +446,32 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     async close() {
       closed = true;
       clearInterval(watchdog);
-      for (const job of queue.splice(0))
+      for (const job of [...fair.drain(), ...checks.splice(0)])
         job.resolve(failed({ code: 'CONNECTOR_ERROR', message: 'shutting down' }));
-      await Promise.all(slots.splice(0).map((slot) => slot.worker.terminate()));
+      await Promise.all(slots.splice(0).map((slot) => slot.port.terminate()));
     },
   };
 };
+
+/**
+ * A session: the connector's id and version, the usage, and the caller (the token's issuer and subject). Nothing of
+ * one session's instance is ever seen by another.
+ */
+const sessionOf = (invocation: Invocation): string =>
+  [
+    invocation.connectorId,
+    invocation.version,
+    invocation.usage,
+    invocation.caller.issuer ?? '',
+    invocation.caller.userId,
+  ].join('\u0000');
+
+const sessionKeyOf = (job: Job): string => (job.message.type === 'invoke' ? job.message.session : '');
+
+const tenancyOf = (invocation: Invocation) => ({
+  subscription: invocation.subscriptionId,
+  caller: `${invocation.caller.issuer ?? ''}\u0000${invocation.caller.userId}`,
+});
 
 /** Whether an invocation's wall time ran out by `at` (epoch ms); a check has no deadline of its own here. */
 const pastDeadline = (job: Job, at: number): boolean =>

@@ -1,8 +1,9 @@
 /**
  * One runtime worker thread: runs connector sandboxes off the main event loop. Each `runtime.fetch` goes back to the
  * main thread (the proxy's exchange runs there, with its connection pools and token cache) and waits for the answer.
- * Sandboxes stay warm per connector version, so a warm call compiles nothing.
+ * Each session's instance stays warm here until the pool ends it, so a warm call compiles nothing.
  */
+import { setMaxListeners } from 'node:events';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import {
@@ -20,7 +21,7 @@ import { ALIVE_INTERVAL_MS, BEGUN, claimCellOf, POSTED } from './worker-protocol
 
 const port = parentPort;
 if (!port) throw new Error('runtime-worker runs as a worker thread');
-const { limits, maxIdle, claims: claimBuffer } = workerData as WorkerData;
+const { limits, claims: claimBuffer } = workerData as WorkerData;
 const claims = new Int32Array(claimBuffer);
 /** False when the pool took the job back while this thread was held (it runs elsewhere): it is then left alone. */
 const begin = (id: number): boolean =>
@@ -42,10 +43,9 @@ keepEngineReady(limits.memoryBytes);
 /** Scripts kept by connector version, the least recently used dropped first. */
 const MAX_VERSIONS = 32;
 
-type Slot = { sandbox: ConnectorSandbox; route: { id: number; fetches: FetchRecord[] } };
-/** Warm sandboxes by version (concurrent calls of one connector each need their own), least recently used first. */
-const idle = new Map<string, Slot[]>();
-let idleCount = 0;
+/** A session's warm instance on this worker: its calls overlap in it. */
+type Session = { sandbox: Promise<ConnectorSandbox>; running: number; ended: boolean };
+const sessions = new Map<string, Session>();
 /** The script of each version this worker was sent, the least recently used dropped beyond `MAX_VERSIONS`. */
 const scripts = new Map<string, string>();
 const waiting = new Map<number, (reply: { response?: HostFetchResponse; error?: WireError }) => void>();
@@ -58,54 +58,66 @@ const wireError = (error: unknown): WireError =>
     ? { code: error.code, message: error.message, connectorStatus: error.connectorStatus }
     : { message: error instanceof Error ? error.message : String(error) };
 
-const slotFor = async (key: string, script: string, options: Record<string, unknown>): Promise<Slot> => {
-  const list = idle.get(key);
-  const kept = list?.pop();
-  if (kept) {
-    idleCount -= 1;
-    if (list?.length === 0) idle.delete(key);
-    return kept;
-  }
-  const route = { id: 0, fetches: [] as FetchRecord[] };
-  const fetch: HostFetch = (request) =>
+const noFetch: HostFetch = () => Promise.reject(new Error('a fetch outside any call'));
+
+/**
+ * One call's way out: each fetch goes to the main thread by message, under the call's id. When the call ends first
+ * (its signal), the main thread is told to abort it at once, its upstream connection included.
+ */
+const fetchFor =
+  (id: number): HostFetch =>
+  (request, signal) =>
     new Promise((resolve, reject) => {
       fetchSequence += 1;
       const fetchId = fetchSequence;
+      const abort = () => {
+        if (!waiting.delete(fetchId)) return;
+        send({ type: 'abort-fetch', fetchId });
+        reject(new Error('aborted: the call ended'));
+      };
       waiting.set(fetchId, (reply) => {
         waiting.delete(fetchId);
+        signal.removeEventListener('abort', abort);
         if (reply.response) resolve(reply.response);
         else if (reply.error?.code) reject(new RuntimeError(reply.error.code, reply.error.message));
         else reject(new Error(reply.error?.message ?? 'fetch failed'));
       });
-      send({ type: 'fetch', id: route.id, fetchId, request });
+      if (signal.aborted) {
+        abort();
+        return;
+      }
+      // One listener per fetch of the call (up to RUNTIME_MAX_FETCHES): not a leak.
+      setMaxListeners(limits.maxFetches + 10, signal);
+      signal.addEventListener('abort', abort, { once: true });
+      send({ type: 'fetch', id, fetchId, request });
     });
-  const sandbox = await loadConnector({
-    script,
-    options,
-    platform: 'server',
-    fetch,
-    limits,
-    onFetch: (record) => route.fetches.push(record),
+
+const sessionFor = (message: Extract<ToWorker, { type: 'invoke' }>, script: string): Session => {
+  const known = sessions.get(message.session);
+  if (known && !known.ended) return known;
+  const session: Session = {
+    sandbox: loadConnector({ script, options: message.options, platform: 'server', fetch: noFetch, limits }),
+    running: 0,
+    ended: false,
+  };
+  sessions.set(message.session, session);
+  // A script that does not load leaves no session behind.
+  session.sandbox.catch(() => {
+    if (sessions.get(message.session) === session) sessions.delete(message.session);
   });
-  return { sandbox, route };
+  return session;
 };
 
-/**
- * Keeps a sandbox warm for its version's next call. Idle sandboxes are bounded in all (each holds its own
- * WebAssembly memory): beyond `maxIdle`, the least recently used version gives one up.
- */
-const release = (key: string, slot: Slot): void => {
-  const list = idle.get(key) ?? [];
-  idle.delete(key);
-  list.push(slot);
-  idle.set(key, list);
-  idleCount += 1;
-  for (const [oldKey, slots] of idle) {
-    if (idleCount <= maxIdle) break;
-    slots.shift()?.sandbox.dispose();
-    idleCount -= 1;
-    if (slots.length === 0) idle.delete(oldKey);
-  }
+/** Ends a session's instance once none of its calls runs. */
+const endSession = (key: string, session = sessions.get(key)): void => {
+  if (!session) return;
+  session.ended = true;
+  if (session.running > 0) return;
+  if (sessions.get(key) === session) sessions.delete(key);
+  session.sandbox.then(
+    (sandbox) => sandbox.dispose(),
+    () => undefined,
+  );
 };
 
 /** The invocation's script: the one it carries, else the one kept for its version. */
@@ -128,27 +140,28 @@ const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<v
     return;
   }
   const started = performance.now();
-  let slot: Slot | undefined;
+  const fetches: FetchRecord[] = [];
+  const session = sessionFor(message, script);
+  session.running += 1;
   try {
-    slot = await slotFor(message.key, script, message.options);
+    const sandbox = await session.sandbox;
     // Claimed only now, when nothing awaits before the sandbox runs: until then (the message waiting while another
     // sandbox held this thread, the sandbox loading) the pool may have sent the invocation to another worker.
     if (!begin(message.id)) return;
-    slot.route.id = message.id;
-    slot.route.fetches = [];
-    const result = await slot.sandbox.call(
-      message.method,
-      message.args,
-      message.callOptions,
-      message.deadline,
-    );
-    const transfer = result.kind === 'binary' ? [result.bytes.buffer as ArrayBuffer] : [];
+    const result = await sandbox.call(message.method, message.args, message.callOptions, message.deadline, {
+      fetch: fetchFor(message.id),
+      onFetch: (record) => fetches.push(record),
+    });
+    const transfer = result.kind === 'binary' ? [result.bytes.slice().buffer as ArrayBuffer] : [];
     send(
       {
         type: 'done',
         id: message.id,
-        result,
-        fetches: slot.route.fetches,
+        result:
+          result.kind === 'binary'
+            ? { ...result, bytes: new Uint8Array(transfer[0] as ArrayBuffer) }
+            : result,
+        fetches,
         durationMs: performance.now() - started,
       },
       transfer,
@@ -158,11 +171,12 @@ const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<v
       type: 'done',
       id: message.id,
       error: wireError(error),
-      fetches: slot?.route.fetches ?? [],
+      fetches,
       durationMs: performance.now() - started,
     });
   } finally {
-    if (slot) release(message.key, slot);
+    session.running -= 1;
+    if (session.ended) endSession(message.session, session);
   }
 };
 
@@ -186,6 +200,8 @@ const ended = (): void => {
 port.on('message', (message: ToWorker) => {
   if (message.type === 'fetched') {
     waiting.get(message.fetchId)?.(message);
+  } else if (message.type === 'end-session') {
+    endSession(message.session);
   } else if (message.type === 'invoke') {
     started();
     void invoke(message).finally(ended);

@@ -19,8 +19,10 @@ export type ToWorker =
   | {
       type: 'invoke';
       id: number;
-      /** Connector id and version: sandboxes are kept warm under it. */
+      /** Connector id and version: the worker keeps each version's script under it. */
       key: string;
+      /** The session (connector version, usage, caller): its calls share one warm instance on this worker. */
+      session: string;
       /**
        * Sent only while the worker may not hold the script of `key` yet (a bundle is often hundreds of KB, and
        * every message is copied); a worker without it answers `need-script`.
@@ -34,7 +36,9 @@ export type ToWorker =
       deadline: number;
     }
   | { type: 'check'; id: number; script: string }
-  | { type: 'fetched'; fetchId: number; response?: HostFetchResponse; error?: WireError };
+  | { type: 'fetched'; fetchId: number; response?: HostFetchResponse; error?: WireError }
+  /** The session ended (idle, least recently used, or moved to another worker): its instance goes once no call runs. */
+  | { type: 'end-session'; session: string };
 
 export type FromWorker =
   /** Sent every `ALIVE_INTERVAL_MS` while the worker has work and its event loop is free: a silent one is in a sandbox. */
@@ -42,6 +46,8 @@ export type FromWorker =
   /** An invoke came without the script of a version this worker no longer (or never) held: send it again with it. */
   | { type: 'need-script'; id: number }
   | { type: 'fetch'; id: number; fetchId: number; request: HostFetchRequest }
+  /** The call that started this fetch ended first: abort it, its upstream connection included. */
+  | { type: 'abort-fetch'; fetchId: number }
   | {
       type: 'done';
       id: number;
@@ -71,6 +77,4 @@ export type WorkerData = {
    * to WITHDRAWN. One compare-and-swap each, so a job runs exactly once.
    */
   claims: SharedArrayBuffer;
-  /** Idle sandboxes the worker keeps warm, all versions together. */
-  maxIdle: number;
 };

@@ -15,6 +15,7 @@ export const oneWorkerPool = (limits: Partial<RuntimeLimits> = {}): RuntimePool 
 export const invokeModel = (pool: RuntimePool, version: string, script: string) =>
   pool.invoke({
     environmentId: 1,
+    subscriptionId: 'subscription-1',
     connectorId: 'c0ffee00-0000-4000-8000-000000000001',
     version,
     script,

@@ -15,5 +15,5 @@ export const callerFromClaims = (claims: JWTPayload): Caller | null => {
   if (typeof claims.scope === 'string') {
     for (const role of claims.scope.split(' ')) if (role !== '') roles.add(role);
   }
-  return { userId: claims.sub, roles };
+  return { userId: claims.sub, issuer: claims.iss, roles };
 };

@@ -51,7 +51,7 @@ const run = {
   readsOnly: true,
 } as const;
 const RUN_RULES =
-  "Caller needs platform:read and visibility of the environment; `usage: server` (default) needs the token role connector:server, `browser` uses the calling user's browser-usage credentials. Errors carry a stable `code`: 400 METHOD_MISSING, 409 CONNECTOR_DISABLED, 422 SCRIPT_INVALID or NO_DEFAULT_CLASS, 502 CONNECTOR_HTTP_ERROR (with `connectorStatus`), FETCH_REFUSED, MEMORY_LIMIT, STACK_LIMIT, FETCH_LIMIT, RESPONSE_TOO_LARGE (with `limit`) or CONNECTOR_ERROR, 503 when the runtime is busy (`Retry-After`), 504 TIME_LIMIT.";
+  "Caller needs platform:read and visibility of the environment; `usage: server` (default) needs the token role connector:server, `browser` uses the calling user's browser-usage credentials. Errors carry a stable `code`: 400 METHOD_MISSING, 409 CONNECTOR_DISABLED, 422 SCRIPT_INVALID or NO_DEFAULT_CLASS, 502 CONNECTOR_HTTP_ERROR (with `connectorStatus`), FETCH_REFUSED, MEMORY_LIMIT, STACK_LIMIT, FETCH_LIMIT, RESPONSE_TOO_LARGE (with `limit`), SESSION_ENDED (another call of the same session tripped a limit) or CONNECTOR_ERROR, 503 RUNTIME_BUSY when the caller's subscription waits with its whole share of the runtime (`Retry-After`), 504 TIME_LIMIT.";
 const runErrors = [400, 403, 404, 409, 422, 502, 503, 504] as const;
 
 export const connectorRuntimeOperations = [

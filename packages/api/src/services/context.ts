@@ -6,6 +6,8 @@ import type { ReadCache } from './read-cache.ts';
 /** Who calls: the verified token's subject and roles (docs/authentication.md). */
 export type Caller = {
   readonly userId: string;
+  /** The token's issuer (`iss`); with `userId` (its `sub`) it names the caller, e.g. for connector sessions. */
+  readonly issuer?: string | undefined;
   readonly roles: ReadonlySet<string>;
 };
 

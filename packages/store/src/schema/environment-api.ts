@@ -264,5 +264,9 @@ export type ActivityFetch = {
   bytes: number;
   durationMs: number;
   credentialsInjected: boolean;
+  /** Ended with its call before it was answered (aborted, its connection closed). */
+  aborted?: boolean;
+  /** For an aborted fetch: whether its request (with the usage's credentials, if any) had gone to the upstream. */
+  requestSent?: boolean;
   error?: string;
 };

@@ -79,6 +79,7 @@ export const invokeConnector = async (
   }
   const outcome = await runtime.invoke({
     environmentId: environment.id,
+    subscriptionId: String(environment.subscriptionId),
     connectorId: connector.id,
     version: `${connector.version}@${connector.updatedAt.getTime()}`,
     script: connector.script,

@@ -5,11 +5,14 @@ import type { Caller } from '../context.ts';
 /** One call of a published connector's method, as the server's runtime pool takes it. */
 export type Invocation = {
   environmentId: number;
+  /** The environment's subscription: the runtime shares its capacity fairly between subscriptions. */
+  subscriptionId: string;
   connectorId: string;
-  /** Changes with every republish: sandboxes are cached under id and version. */
+  /** Changes with every republish: sessions are kept under id and version. */
   version: string;
   script: string;
   options: Record<string, unknown>;
+  /** Its token's issuer and subject name the caller whose session (warm instance) the call runs in. */
   caller: Caller;
   usage: AuthUsage;
   method: ConnectorMethod;

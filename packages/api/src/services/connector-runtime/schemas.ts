@@ -145,6 +145,18 @@ export const ActivityFetch = z.object({
   durationMs: z.number(),
   credentialsInjected: z.boolean(),
   error: z.string().optional(),
+  aborted: z
+    .boolean()
+    .optional()
+    .describe(
+      'True when the invocation ended before the fetch was answered: it was aborted, its connection closed.',
+    ),
+  requestSent: z
+    .boolean()
+    .optional()
+    .describe(
+      "For an aborted fetch: whether its request, with the usage's credentials if any, had gone to the upstream.",
+    ),
 });
 
 export const ActivityEntry = z.object({

@@ -1,0 +1,111 @@
+/**
+ * The pool's side of one worker thread: the jobs handed to it, when it was last heard from (a worker with work that
+ * stays silent is held by a looping sandbox), the scripts it was sent, and the claim table through which a job is
+ * either begun by the worker or taken back by the pool, never both. No thread of its own: the port is anything that
+ * takes messages, so it is tested with a plain object.
+ */
+import type { ToWorker } from './worker-protocol.ts';
+import { ALIVE_INTERVAL_MS, claimCellOf, POSTED, WITHDRAWN } from './worker-protocol.ts';
+
+export type WorkerPort = { postMessage(message: ToWorker): void };
+
+type Posted = Extract<ToWorker, { type: 'invoke' | 'check' }>;
+
+/**
+ * A worker with work that has not said it is free for this long (it says so every ALIVE_INTERVAL_MS) is held by a
+ * sandbox: new invocations go to another worker. Three missed beats, so that a worker merely slowed by a busy
+ * machine is rarely taken for held; one taken for held by mistake only costs a worker started early.
+ */
+export const HELD_AFTER_MS = 3 * ALIVE_INTERVAL_MS;
+
+/** Beyond this many versions sent to one worker, the handle forgets them all and sends scripts again. */
+const MAX_SCRIPTS_SENT = 64;
+
+export class WorkerHandle<J extends { message: Posted }, P extends WorkerPort = WorkerPort> {
+  readonly port: P;
+  /** Started beyond the pool's size while the others were held. */
+  readonly extra: boolean;
+  readonly running = new Map<number, J>();
+  /** When the worker last sent anything, or was given work while it had none (performance.now()). */
+  #lastHeard: number;
+  /** Versions whose script this worker was sent: their invocations go without it (it answers `need-script`). */
+  readonly #scripts = new Set<string>();
+  readonly #claims: Int32Array;
+
+  constructor(port: P, claims: Int32Array, extra: boolean, now: number) {
+    this.port = port;
+    this.#claims = claims;
+    this.extra = extra;
+    this.#lastHeard = now;
+  }
+
+  heard(now: number): void {
+    this.#lastHeard = now;
+  }
+
+  /** Silent since `now - ms` while it has work. */
+  silentFor(now: number, ms: number): boolean {
+    return this.running.size > 0 && now - this.#lastHeard > ms;
+  }
+
+  held(now: number): boolean {
+    return this.silentFor(now, HELD_AFTER_MS);
+  }
+
+  give(job: J, now: number): void {
+    if (this.running.size === 0) this.#lastHeard = now;
+    this.running.set(job.message.id, job);
+    this.#post(job.message);
+  }
+
+  /** The worker no longer holds the script of this job's version: sent again, with it. */
+  resend(id: number): void {
+    const job = this.running.get(id);
+    if (job?.message.type !== 'invoke') return;
+    this.#scripts.delete(job.message.key);
+    this.#post(job.message);
+  }
+
+  /** Takes back the jobs the worker was sent but has not begun; a job begun stays (it runs exactly once). */
+  takeBack(): J[] {
+    const taken: J[] = [];
+    for (const [id, job] of this.running) {
+      if (!this.#withdraw(id)) continue;
+      this.running.delete(id);
+      taken.push(job);
+    }
+    return taken;
+  }
+
+  /** A job answered without the worker (past its deadline): if not begun yet, the worker must never begin it. */
+  drop(id: number): J | undefined {
+    const job = this.running.get(id);
+    this.running.delete(id);
+    this.#withdraw(id);
+    return job;
+  }
+
+  endSession(session: string): void {
+    this.port.postMessage({ type: 'end-session', session });
+  }
+
+  #withdraw(id: number): boolean {
+    return Atomics.compareExchange(this.#claims, claimCellOf(id), POSTED, WITHDRAWN) === POSTED;
+  }
+
+  /** Sends a job, leaving out a script the worker was already sent. */
+  #post(message: Posted): void {
+    Atomics.store(this.#claims, claimCellOf(message.id), POSTED);
+    if (message.type === 'check') {
+      this.port.postMessage(message);
+      return;
+    }
+    if (this.#scripts.has(message.key)) {
+      this.port.postMessage({ ...message, script: undefined });
+      return;
+    }
+    if (this.#scripts.size >= MAX_SCRIPTS_SENT) this.#scripts.clear();
+    this.#scripts.add(message.key);
+    this.port.postMessage(message);
+  }
+}

@@ -1,0 +1,377 @@
+import type { ServerResponse } from 'node:http';
+import { createPlatformClient } from '@platform/client';
+import { importDataFile } from '@platform/store';
+import { testBackends } from '@platform/store/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectorBody, connectorsPath, expectStatus, platformClient } from '../proxy-e2e/support.ts';
+import { fixture, USERS } from '../support/fixture.ts';
+import { type Listening, listen } from '../support/loopback-servers.ts';
+import { startTestPlatform, type TestPlatform } from '../support/platform.ts';
+
+/**
+ * Sessions of the connector runtime, through the composed server: a warm instance per (connector version, usage,
+ * caller), nothing of it seen by another caller or usage; calls of one session interleaved in its instance; a call's
+ * fetches aborted when it ends; the host's bytes counted against the session's memory.
+ */
+const STATIC_KEY = 'server-only-key-7d1e';
+const PNG_HEAD = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const BIG_IMAGE = Buffer.concat([PNG_HEAD, Buffer.alloc(52_000_000 - PNG_HEAD.length, 7)]);
+const globexConnectors = '/grafx/api/v1/environment/globex-prod/connectors';
+
+type StandIn = Listening & { open: () => number; closedAfter: number[]; served: string[] };
+
+/** The upstream: rows behind a key, a token for query, images, a slow path that never answers, a 52 MB image. */
+const startStandIn = async (): Promise<StandIn> => {
+  let open = 0;
+  const closedAfter: number[] = [];
+  const served: string[] = [];
+  const listening = await listen((req, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    served.push(url.pathname);
+    if (url.pathname === '/secret') {
+      if (req.headers['x-api-key'] !== STATIC_KEY) {
+        res.writeHead(401).end();
+        return;
+      }
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ secret: 'server data' }));
+      return;
+    }
+    if (url.pathname === '/search') {
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ token: 'session-token' }));
+      return;
+    }
+    if (url.pathname.startsWith('/files/')) {
+      if (url.searchParams.get('token') !== 'session-token') {
+        res.writeHead(403).end();
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'image/png' }).end(PNG_HEAD);
+      return;
+    }
+    if (url.pathname === '/slow') {
+      open += 1;
+      const since = performance.now();
+      req.socket.once('close', () => {
+        open -= 1;
+        closedAfter.push(performance.now() - since);
+      });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{');
+      return;
+    }
+    if (url.pathname === '/big') {
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(BIG_IMAGE.length) });
+      res.end(BIG_IMAGE);
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  return { ...listening, open: () => open, closedAfter, served };
+};
+
+const memoConnector = `
+let memo = null;
+export default class Memo {
+  constructor(runtime) { this.runtime = runtime; }
+  async getModel(context) {
+    if (context.fill) {
+      const response = await this.runtime.fetch(this.runtime.options.base + '/secret');
+      memo = response.status === 200 ? JSON.parse(response.text).secret : null;
+      Object.prototype.polluted = context.fill;
+    }
+    return { properties: [], memo, polluted: ({}).polluted ?? null };
+  }
+  async getPage() { return { data: [], continuationToken: null }; }
+}`;
+
+/** Keepeek's shape: query learns a token and keeps it in this; downloads use it. */
+const keepeekConnector = `
+export default class Keepeek {
+  constructor(runtime) { this.runtime = runtime; }
+  async query(options) {
+    const response = await this.runtime.fetch(this.runtime.options.base + '/search');
+    this.token = JSON.parse(response.text).token;
+    return { pageSize: options.pageSize, data: [], links: { nextPage: '' } };
+  }
+  async detail(id) { return { id, name: id, relativePath: '/', type: 0, metaData: {} }; }
+  async download(id) {
+    if (!this.token) throw new ConnectorHttpError(409, 'query first');
+    await sleep(30);
+    const response = await this.runtime.fetch(this.runtime.options.base + '/files/' + id + '?token=' + this.token);
+    if (!response.ok) throw new ConnectorHttpError(response.status, 'download failed');
+    return response.arrayBuffer;
+  }
+  getConfigurationOptions() { return []; }
+  getCapabilities() { return { query: true, detail: true, filtering: false }; }
+}`;
+
+const dataConnector = (body: string) => `export default class Data {
+  constructor(runtime) { this.runtime = runtime; }
+  async getModel(context) { ${body} }
+  async getPage(config, context) { return { data: [], continuationToken: null }; }
+}`;
+
+describe.each(await testBackends())('connector sessions through the composed server on $name', (backend) => {
+  let tp: TestPlatform;
+  let standIn: StandIn;
+  const { rest, tokenOf } = platformClient(() => tp);
+  const serverCaller = { user: USERS.contentUser, roles: ['platform:read', 'connector:server'] };
+  const browserCaller = { user: USERS.contentUser, roles: ['platform:read'] };
+  const otherBrowserCaller = { user: USERS.envAdmin, roles: ['platform:read'] };
+  const globexCaller = {
+    user: USERS.outsider,
+    roles: ['platform:read', 'platform:write', 'connector:server'],
+  };
+
+  const publish = async (
+    script: string,
+    type = 'data',
+    path = connectorsPath,
+    user: string = USERS.owner,
+  ) => {
+    const reply = await rest<{ id: string }>('POST', path, {
+      user,
+      body: connectorBody({ script, type, options: { base: standIn.url } }),
+    });
+    expectStatus(reply, 201);
+    return reply.body.id;
+  };
+
+  const run = (
+    id: string,
+    path: string,
+    body: Record<string, unknown>,
+    caller: { user: string; roles: string[] },
+    base = connectorsPath,
+  ) => rest<Record<string, unknown>>('POST', `${base}/${id}/${path}`, { ...caller, body });
+
+  beforeAll(async () => {
+    tp = await startTestPlatform(backend, { RUNTIME_TIMEOUT_SECONDS: '10', RUNTIME_MEMORY_MB: '64' });
+    await importDataFile(tp.database, fixture(new Date()));
+    standIn = await startStandIn();
+  });
+  afterAll(async () => {
+    await tp?.close();
+    await standIn?.close();
+  });
+
+  it('never serves what a server-usage call kept in module globals to a browser-usage caller, nor a prototype change to another caller', async () => {
+    const id = await publish(memoConnector);
+    expectStatus(
+      await rest('PUT', `${connectorsPath}/${id}/auth/static`, {
+        user: USERS.owner,
+        body: { usage: 'server', key: 'X-Api-Key', value: STATIC_KEY },
+      }),
+      200,
+    );
+    const filled = await run(id, 'data/model', { context: { fill: 'by-server' } }, serverCaller);
+    expectStatus(filled, 200);
+    expect(filled.body).toMatchObject({ memo: 'server data', polluted: 'by-server' });
+    // The same session keeps its instance warm: the memo is there for its next call.
+    expect((await run(id, 'data/model', {}, serverCaller)).body).toMatchObject({ memo: 'server data' });
+    // The same user with the browser usage is another session; another user another again.
+    const browser = await run(id, 'data/model', { usage: 'browser' }, browserCaller);
+    expectStatus(browser, 200);
+    expect(browser.body).toMatchObject({ memo: null, polluted: null });
+    const pollutes = await run(
+      id,
+      'data/model',
+      { usage: 'browser', context: { fill: 'by-one' } },
+      browserCaller,
+    );
+    expect(pollutes.body).toMatchObject({ memo: null, polluted: 'by-one' });
+    const other = await run(id, 'data/model', { usage: 'browser' }, otherBrowserCaller);
+    expect(other.body).toMatchObject({ memo: null, polluted: null });
+  });
+
+  it("keeps what a query left in this for six downloads running at once (Keepeek's shape)", async () => {
+    const id = await publish(keepeekConnector, 'media');
+    expectStatus(await run(id, 'media/query', { query: { pageSize: 5 } }, serverCaller), 200);
+    const token = await tokenOf(serverCaller);
+    const downloads = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map((n) =>
+        tp.call(`${connectorsPath}/${id}/media/download`, {
+          method: 'POST',
+          token,
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ id: `a${n}`, previewType: 'mediumres', intent: 'web' }),
+        }),
+      ),
+    );
+    expect(downloads.map((reply) => reply.status)).toEqual(Array(6).fill(200));
+    for (const reply of downloads) expect(Buffer.from(await reply.arrayBuffer())).toEqual(PNG_HEAD);
+  });
+
+  it('ends a session whose call trips a limit: its other calls in flight answer 502 SESSION_ENDED', async () => {
+    const id = await publish(
+      dataConnector(
+        'if (context.loop) { await sleep(100); for (;;) {} } await sleep(9500); return { properties: [] };',
+      ),
+    );
+    const waiting = run(id, 'data/model', {}, serverCaller);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const looping = await run(id, 'data/model', { context: { loop: true } }, serverCaller);
+    expectStatus(looping, 504);
+    const ended = await waiting;
+    expectStatus(ended, 502);
+    expect(ended.body).toMatchObject({ code: 'SESSION_ENDED' });
+  });
+
+  it('aborts every fetch a call started when it ends: the upstream sees its connections closed at once', async () => {
+    const id = await publish(
+      dataConnector(`
+        for (let i = 0; i < 100; i++) this.runtime.fetch(this.runtime.options.base + '/slow?i=' + i).catch(() => null);
+        await sleep(300);
+        return { properties: [] };`),
+    );
+    const before = standIn.closedAfter.length;
+    const reply = await run(id, 'data/model', {}, serverCaller);
+    expectStatus(reply, 200);
+    const answeredAt = performance.now();
+    while (standIn.open() > 0 && performance.now() - answeredAt < 2_000) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(standIn.open()).toBe(0);
+    expect(standIn.closedAfter.length - before).toBe(100);
+    // Each was open for the call's 300 ms and little more: closed when the call ended, not at a time limit.
+    expect(Math.max(...standIn.closedAfter.slice(before))).toBeLessThan(1_500);
+    const activity = await rest<{ data: { fetches: Record<string, unknown>[] }[] }>(
+      'GET',
+      `${connectorsPath}/${id}/activity?limit=1`,
+      browserCaller,
+    );
+    expect(activity.body.data[0]?.fetches).toHaveLength(100);
+    expect(activity.body.data[0]?.fetches[0]).toMatchObject({
+      aborted: true,
+      requestSent: true,
+      status: null,
+    });
+  });
+
+  it.each([
+    [
+      '20 fetched images of 52 MB',
+      `const kept = [];
+       for (let i = 0; i < 20; i++) kept.push((await this.runtime.fetch(this.runtime.options.base + '/big')).arrayBuffer);
+       return { properties: [] };`,
+    ],
+    [
+      'the same as data: URLs',
+      `const url = 'data:image/png;base64,' + 'A'.repeat(20 * 1024 * 1024);
+       const kept = [];
+       for (let i = 0; i < 20; i++) kept.push((await this.runtime.fetch(url)).arrayBuffer);
+       return { properties: [] };`,
+    ],
+  ])(
+    'refuses %s in one call with MEMORY_LIMIT, the server staying in bounds',
+    async (_what, body) => {
+      const id = await publish(dataConnector(body));
+      const before = process.memoryUsage().rss;
+      let peak = before;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage().rss);
+      }, 5);
+      const reply = await run(id, 'data/model', {}, serverCaller);
+      clearInterval(sampler);
+      expectStatus(reply, 502);
+      expect(reply.body).toMatchObject({ code: 'MEMORY_LIMIT', limit: 'memory' });
+      // 20 × 52 MB is 1 GB: what the host held stayed within a few session budgets (64 MiB each).
+      expect(peak - before).toBeLessThan(600 * 1024 * 1024);
+    },
+    30_000,
+  );
+
+  it('answers a result nested 5,000 deep, and a data: content type with CR/LF, at once with 502 naming the rule', async () => {
+    const deep = await publish(
+      dataConnector('let value = 1; for (let i = 0; i < 5000; i++) value = [value]; return value;'),
+    );
+    const started = performance.now();
+    const reply = await run(deep, 'data/model', {}, serverCaller);
+    expectStatus(reply, 502);
+    expect(reply.body).toMatchObject({
+      code: 'CONNECTOR_ERROR',
+      detail: expect.stringContaining('1000 levels'),
+    });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    const crlf = await publish(
+      keepeekConnector.replace(
+        "if (!this.token) throw new ConnectorHttpError(409, 'query first');",
+        "return (await this.runtime.fetch('data:text/html\\r\\nX-Evil: 1;base64,PGI+')).arrayBuffer;",
+      ),
+      'media',
+    );
+    const download = await run(
+      crlf,
+      'media/download',
+      { id: 'x', previewType: 'original', intent: 'web' },
+      serverCaller,
+    );
+    expectStatus(download, 502);
+    expect(download.body).toMatchObject({
+      code: 'CONNECTOR_ERROR',
+      detail: expect.stringContaining('header value'),
+    });
+  });
+
+  it("serves subscription A's trivial call at once while subscription B sends two batches of 50 sleeping calls", async () => {
+    const trivial = await publish(dataConnector('return { properties: [] };'));
+    // Alone first (its session warm), then beside B's backlog.
+    const aloneStarted = performance.now();
+    expectStatus(await run(trivial, 'data/model', {}, serverCaller), 200);
+    const alone = performance.now() - aloneStarted;
+    const sleeper = await publish(
+      dataConnector('await sleep(6000); return { properties: [] };'),
+      'data',
+      globexConnectors,
+      USERS.outsider,
+    );
+    const token = await tokenOf(globexCaller);
+    const client = createPlatformClient(tp.url, () => token);
+    let settledB = 0;
+    const batch = () =>
+      Promise.allSettled(
+        Array.from({ length: 50 }, () =>
+          client.connectorRuntime.dataModel
+            .mutate({ environment: 'globex-prod', connectorId: sleeper, body: {} })
+            .finally(() => {
+              settledB += 1;
+            }),
+        ),
+      );
+    const backlog = Promise.all([batch(), batch()]);
+    // Once the server has taken B's batches in (parsing a hundred procedures holds its event loop for a moment),
+    // while B's calls still sleep.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const started = performance.now();
+    const reply = await run(trivial, 'data/model', {}, serverCaller);
+    const waited = performance.now() - started;
+    expectStatus(reply, 200);
+    // A did not wait for a running slot of B's: it answered while every call of B still slept (6 s).
+    expect(settledB).toBe(0);
+    expect(waited, `alone it took ${alone} ms`).toBeLessThan(2_500);
+    const settled = (await backlog).flat();
+    // B is not refused either (its calls are within its share of the queue): those beyond its running share wait,
+    // and may reach their time limit waiting.
+    const busy = settled.filter(
+      (outcome) => outcome.status === 'rejected' && JSON.stringify(outcome.reason).includes('RUNTIME_BUSY'),
+    );
+    expect(busy).toEqual([]);
+  }, 30_000);
+
+  it("starts subscription A's call within a second while two calls of subscription B loop", async () => {
+    const trivial = await publish(dataConnector('return { properties: [] };'));
+    const loop = await publish(dataConnector('for (;;) {}'), 'data', globexConnectors, USERS.outsider);
+    const loops = [1, 2].map(() => run(loop, 'data/model', {}, globexCaller, globexConnectors));
+    // While both loop: each holds a thread by now (the second moved off the first's held worker).
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const started = performance.now();
+    const reply = await run(trivial, 'data/model', {}, serverCaller);
+    expectStatus(reply, 200);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    for (const looped of await Promise.all(loops)) expectStatus(looped, 504);
+  }, 30_000);
+});
