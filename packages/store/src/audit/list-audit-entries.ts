@@ -1,4 +1,5 @@
 import { and, desc, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
+import { memberships } from '../schema/admin.ts';
 import { auditEntries } from '../schema/audit.ts';
 import type { Db } from '../types.ts';
 
@@ -63,4 +64,18 @@ export const listAuditEntries = async (
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { rows: page, next: rows.length > limit && last ? { at: last.at, id: last.id } : undefined };
+};
+
+/** The subscriptions where `userId` holds SubscriptionOwner or SubscriptionAdmin: whose trail it may read. */
+export const administeredSubscriptionIds = async (db: Db, userId: string): Promise<number[]> => {
+  const rows = await db
+    .select({ id: memberships.subscriptionId })
+    .from(memberships)
+    .where(
+      and(
+        eq(memberships.userId, userId),
+        sql`${memberships.subscriptionRoles} && array['SubscriptionOwner', 'SubscriptionAdmin']::text[]`,
+      ),
+    );
+  return rows.map((row) => row.id);
 };

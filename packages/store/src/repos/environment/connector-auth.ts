@@ -100,3 +100,17 @@ export const deleteConnectorAuth = (
     });
     return removed.type;
   });
+
+/** The authorization of one usage as stored (its secret fields sealed), for the audit trail's "from". */
+export const findConnectorAuth = async (
+  db: Db,
+  connectorId: string,
+  usage: string,
+): Promise<ConnectorAuthRow | undefined> => {
+  const [row] = await db
+    .select()
+    .from(connectorAuth)
+    .where(and(eq(connectorAuth.connectorId, connectorId), eq(connectorAuth.usage, usage)))
+    .limit(1);
+  return row;
+};
