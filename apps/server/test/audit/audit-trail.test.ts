@@ -4,13 +4,13 @@
  * none; secrets show only as keyed fingerprints; each reader sees what its roles entitle it to; filters and pages.
  * Both backends (PostgreSQL when TEST_DATABASE_URL is set).
  */
-import type { AuditEntry } from '@platform/core';
+import type { AuditEntry, AuditPage } from '@platform/core';
 import { exportDataFile } from '@platform/store';
 import { testBackends } from '@platform/store/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SUB_A, SUB_B, USERS } from '../support/fixture.ts';
 import { seededPlatform } from '../support/seeded.ts';
-import { caller, envPath, OPERATOR_ROLES } from './support.ts';
+import { caller, envPath, OPERATOR_ROLES, type Reply } from './support.ts';
 
 const CLIENT = '203.0.113.7';
 const OPERATOR = 'auth0|operator';
@@ -137,7 +137,7 @@ describe.each(await testBackends())('the audit trail on $name', (backend) => {
     expect(changed?.to).toMatch(/^sha256:[0-9a-f]{8}$/);
     expect(changed?.to).not.toBe(first?.to);
     expect(sets[0]?.changes.key).toEqual({ to: 'X-Api-Key' });
-    const headers = entries.length >= 0 && (await trail(USERS.owner, 'action=connector.sharedHeaders.set'));
+    const headers = await trail(USERS.owner, 'action=connector.sharedHeaders.set');
     expect(headers[0]?.changes['headers.X-Tenant']?.to).toMatch(/^sha256:[0-9a-f]{8}$/);
     const removed = (await trail(USERS.owner, 'action=connector.auth.delete'))[0];
     expect(removed?.changes.value).toEqual({ from: changed?.to });
@@ -184,7 +184,7 @@ describe.each(await testBackends())('the audit trail on $name', (backend) => {
   });
 
   it('shows each reader what its roles entitle it to', async () => {
-    await call('POST', envPath('globex-prod') + '/tags', {
+    await call('POST', `${envPath('globex-prod')}/tags`, {
       user: USERS.outsider,
       body: { name: 'Globex tag' },
     });
@@ -217,17 +217,14 @@ describe.each(await testBackends())('the audit trail on $name', (backend) => {
     const paged: AuditEntry[] = [];
     let path: string | null = '/api/v1/audit?limit=3';
     while (path) {
-      const page = await call<{ data: AuditEntry[]; pageSize: number; links: { nextPage: string | null } }>(
-        'GET',
-        path,
-        { user: OPERATOR, roles: OPERATOR_ROLES },
-      );
+      const page: Reply<AuditPage> = await call<AuditPage>('GET', path, {
+        user: OPERATOR,
+        roles: OPERATOR_ROLES,
+      });
       expect(page.body.pageSize).toBe(3);
       expect(page.body.data.length).toBeLessThanOrEqual(3);
       paged.push(...page.body.data);
-      path =
-        page.body.links.nextPage &&
-        page.body.links.nextPage.slice(new URL(page.body.links.nextPage).origin.length);
+      path = page.body.links.nextPage?.slice(new URL(page.body.links.nextPage).origin.length);
     }
     expect(paged.map((entry) => entry.id)).toEqual(all.map((entry) => entry.id));
     const times = all.map((entry) => Date.parse(entry.at));
