@@ -4,6 +4,7 @@
  * none; secrets show only as keyed fingerprints; each reader sees what its roles entitle it to; filters and pages.
  * Both backends (PostgreSQL when TEST_DATABASE_URL is set).
  */
+import { createRestClient, PlatformApiError } from '@platform/client';
 import type { AuditEntry, AuditPage } from '@platform/core';
 import { exportDataFile } from '@platform/store';
 import { testBackends } from '@platform/store/testing';
@@ -280,6 +281,15 @@ describe.each(await testBackends())('the audit trail on $name', (backend) => {
     expect(after.length).toBe(before.length + 1);
     expect(after[0]).toMatchObject({ action: 'data.import', traceId: first.traceId });
     expect(after.slice(1)).toEqual(before);
+  });
+
+  it('answers through @platform/client, REST and tRPC alike', async () => {
+    const rest = createRestClient({ baseUrl: s.tp.url, token: await s.tp.token(USERS.owner) });
+    const page = await rest.audit.list({ subscriptionId: SUB_A, action: 'tag.update', limit: '5' });
+    expect(page.data.map((entry) => entry.action)).toEqual(['tag.update']);
+    const refused = await rest.audit.list({ subscriptionId: SUB_B }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(PlatformApiError);
+    expect((refused as PlatformApiError).status).toBe(404);
   });
 
   it('answers through tRPC as audit.list', async () => {
