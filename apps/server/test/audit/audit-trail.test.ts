@@ -157,14 +157,28 @@ describe.each(await testBackends())('the audit trail on $name', (backend) => {
     });
     expect(readOnly.status).toBe(403);
     await call('POST', `${base}/tags`, { ...owner, body: { name: 'Taken' } });
+    const template = await call<{ id: string }>('POST', `${base}/templates`, {
+      ...owner,
+      body: { name: 'Kept' },
+    });
     const before = (await trail(OPERATOR, '', OPERATOR_ROLES)).length;
     const conflict = await call('POST', `${base}/tags`, { ...owner, body: { name: 'taken' } });
     expect(conflict.status).toBe(409);
-    const unknownTag = await call('PUT', `${base}/templates/${templateId}/tags`, {
+    const unknownTag = await call('PUT', `${base}/templates/${template.body.id}/tags`, {
       ...owner,
       body: { tagIds: ['00000000-0000-4000-8000-00000000abcd'] },
     });
-    expect(unknownTag.status).toBe(404);
+    expect(unknownTag.status).toBe(400);
+    const unknownType = await call('PUT', `${base}/external-media/ext-2/vision`, {
+      ...owner,
+      body: { subjectTypes: [{ id: '00000000-0000-4000-8000-00000000abcd', assigned: true }] },
+    });
+    expect(unknownType.status).toBe(400);
+    const badDomains = await call('PUT', `/api/v1/subscriptions/${SUB_A}/external-idp-domains`, {
+      ...owner,
+      body: ['*.wildcard.example'],
+    });
+    expect(badDomains.status).toBe(400);
     const missing = await call('DELETE', `${base}/tags/00000000-0000-4000-8000-00000000abcd`, owner);
     expect(missing.status).toBe(404);
     const entries = await trail(OPERATOR, '', OPERATOR_ROLES);
