@@ -23,6 +23,11 @@ export const recordDenial = async (
   input: unknown,
 ): Promise<void> => {
   if (!ctx.auditing) return;
+  // A database that does not answer must not hold the 403 back until its statement timeout.
+  if (!ctx.database.available()) {
+    ctx.log.warn({ action: audit.action }, 'denied write not audited: the database does not answer');
+    return;
+  }
   const values = (input ?? {}) as Record<string, unknown>;
   try {
     const { db } = ctx.database;
