@@ -5,6 +5,7 @@ import type { ConsoleSettings } from './auth/settings.ts';
 import { useSession } from './auth/use-session.ts';
 import { Layout } from './components/Layout.tsx';
 import { PageHeading } from './components/PageHeading.tsx';
+import { AuditPage } from './routes/audit/AuditPage.tsx';
 import { ConnectorsPage } from './routes/connectors/ConnectorsPage.tsx';
 import { EnvironmentsPage } from './routes/environments/EnvironmentsPage.tsx';
 import { IdpDomainsPage } from './routes/idp-domains/IdpDomainsPage.tsx';
@@ -40,6 +41,9 @@ const Pages = () => (
       </Route>
       <Route path="/subscriptions/:subscriptionId/users">
         {({ subscriptionId }) => <UsersPage key={subscriptionId} subscriptionId={subscriptionId} />}
+      </Route>
+      <Route path="/subscriptions/:subscriptionId/audit">
+        {({ subscriptionId }) => <AuditPage key={subscriptionId} subscriptionId={subscriptionId} />}
       </Route>
       <Route path="/subscriptions/:subscriptionId/idp-domains">
         {({ subscriptionId }) => <IdpDomainsPage key={subscriptionId} subscriptionId={subscriptionId} />}

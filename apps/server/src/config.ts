@@ -125,6 +125,14 @@ const Env = z.object({
       .optional(),
   ),
   PROXY_ALLOW_PRIVATE_NETWORKS: bool(false),
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number({ error: 'must be a whole number of days, 1 or more' })
+    .int({ error: 'must be a whole number of days, 1 or more' })
+    .min(1, 'must be a whole number of days, 1 or more')
+    .max(36_500, 'must be at most 36500 days')
+    .default(400),
+  // For the audit bench's anchor only (bench/audit.bench.ts): the same writes without their entries.
+  AUDIT_BENCH_OFF: bool(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RATE_LIMIT_PER_SECOND: z.coerce
     .number({ error: 'must be a number, 0 or more (0 turns the limit off)' })
@@ -239,6 +247,10 @@ export type Config = {
   proxyAllowPrivateNetworks: boolean;
   logLevel: z.infer<typeof Env>['LOG_LEVEL'];
   rateLimitPerSecond: number;
+  /** AUDIT_RETENTION_DAYS: audit entries older than this are swept (docs/audit.md). */
+  auditRetentionDays: number;
+  /** False only under AUDIT_BENCH_OFF (the audit bench's anchor; never in production). */
+  auditing: boolean;
   /** Open connections accepted at once; more are refused at accept. */
   maxConnections: number;
   /** Open connections one client address may hold at once (a quarter of maxConnections unless set). */
@@ -335,6 +347,8 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     proxyAllowPrivateNetworks: e.PROXY_ALLOW_PRIVATE_NETWORKS,
     logLevel: e.LOG_LEVEL,
     rateLimitPerSecond: e.RATE_LIMIT_PER_SECOND,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
+    auditing: !(e.AUDIT_BENCH_OFF && !production),
     maxConnections,
     maxConnectionsPerClient: e.MAX_CONNECTIONS_PER_CLIENT ?? Math.max(1, Math.floor(maxConnections / 4)),
     trustedProxies: e.TRUSTED_PROXIES ?? [],

@@ -5,6 +5,7 @@ import { readJsonBody } from '@platform/api';
 import { isServiceError, TEMPLATE_CONTENT_MAX_DEPTH } from '@platform/core';
 import { type Database, exportDataFile, importDataFile, loggableError } from '@platform/store';
 import type { Logger } from 'pino';
+import { localImportAudit } from './local-import-audit.ts';
 
 /**
  * PGlite belongs to one process, so `platform-server import` and `export` cannot open the embedded database beside
@@ -49,7 +50,9 @@ export const listenImportSocket = async (
         idleMs: IDLE_MS,
         json: { maxValues: Number.POSITIVE_INFINITY, maxDepth: TEMPLATE_CONTENT_MAX_DEPTH },
       });
-      const summary = await importDataFile(database, body.present ? body.value : undefined).finally(imported);
+      const summary = await importDataFile(database, body.present ? body.value : undefined, {
+        audit: localImportAudit,
+      }).finally(imported);
       log.info({ summary }, 'data file imported');
       answer(200, summary);
     } catch (error) {

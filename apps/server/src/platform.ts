@@ -18,6 +18,7 @@ import { createProxy, metricsWithoutConnectors } from '@platform/proxy';
 import { defaultLimits } from '@platform/runtime';
 import {
   createConnectorActivityLog,
+  createFingerprint,
   createSecretBox,
   type Database,
   findUnopenedSecrets,
@@ -30,6 +31,7 @@ import {
 } from '@platform/store';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
+import { startAuditRetention } from './audit-retention.ts';
 import { type Config, ConfigError, publicUrlOf } from './config.ts';
 import { guardConnections, trustedProxies } from './connection-guard.ts';
 import { loadConsole } from './console-route.ts';
@@ -142,6 +144,8 @@ export const startPlatform = async (
     const sealed = await sealClearAuthObjects(database.db, secrets);
     if (sealed > 0) log.info({ rows: sealed }, 'authorization fields stored in clear before are sealed now');
 
+    const stopRetention = startAuditRetention(database, config.auditRetentionDays, log);
+    cleanups.push(async () => stopRetention());
     const metrics = new Registry();
     // Reads answered from memory until a write: this process's own (the transports drop the cache after each
     // non-GET operation) or anyone's (the database's change notifications). Not while notifications could be missed.
@@ -260,6 +264,8 @@ export const startPlatform = async (
       database,
       reads,
       secrets,
+      fingerprint: createFingerprint(key),
+      auditing: config.auditing,
       verifier,
       log,
       serverVersion,

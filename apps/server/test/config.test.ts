@@ -11,6 +11,16 @@ describe('the configuration', () => {
     expect(config.rateLimitPerSecond).toBe(200);
     expect(config.port).toBe(8080);
     expect(config.host).toBe('127.0.0.1');
+    expect(config.auditRetentionDays).toBe(400);
+    expect(config.auditing).toBe(true);
+  });
+
+  it('keeps auditing on in production whatever the bench switch says', () => {
+    expect(loadConfig({ AUDIT_BENCH_OFF: 'true' }).auditing).toBe(false);
+    expect(
+      loadConfig({ AUDIT_BENCH_OFF: 'true', NODE_ENV: 'production', AUTH_ISSUER: 'https://idp.example' })
+        .auditing,
+    ).toBe(true);
   });
 
   it('bounds connector sessions by the machine unless told, and ends idle ones after five minutes', () => {
@@ -26,6 +36,14 @@ describe('the configuration', () => {
     const cases: [Record<string, string>, string][] = [
       [{ RATE_LIMIT_PER_SECOND: '-3' }, 'RATE_LIMIT_PER_SECOND is not valid: must be a number, 0 or more'],
       [{ MAX_CONNECTIONS: '0' }, 'MAX_CONNECTIONS is not valid: must be a whole number, 1 or more'],
+      [
+        { AUDIT_RETENTION_DAYS: '0' },
+        'AUDIT_RETENTION_DAYS is not valid: must be a whole number of days, 1 or more',
+      ],
+      [
+        { AUDIT_RETENTION_DAYS: '1.5' },
+        'AUDIT_RETENTION_DAYS is not valid: must be a whole number of days, 1 or more',
+      ],
       [{ PORT: '70000' }, 'PORT is not valid: must be a port number (0 to 65535)'],
       [
         { PUBLIC_URL: 'ftp://platform.example' },

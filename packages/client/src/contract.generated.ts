@@ -2,6 +2,31 @@
 // @platform/core: do not edit. `npm run generate -w @platform/client` rewrites it.
 import type { TRPCBuiltRouter, TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
 
+export type AuditEntry = {
+  id: string;
+  at: string;
+  actor: { issuer: string; subject: string };
+  action: string;
+  outcome: 'success' | 'denied';
+  target: {
+    type:
+      | 'media'
+      | 'connector'
+      | 'connectorAuthorization'
+      | 'template'
+      | 'tag'
+      | 'subscription'
+      | 'dataFile'
+      | 'secrets';
+    id: string;
+    environment?: string;
+    subscriptionId?: string;
+  };
+  sourceAddress: string;
+  traceId: string;
+  changes: { [key: string]: { from?: unknown; to?: unknown } };
+};
+export type AuditPage = { data: AuditEntry[]; pageSize: number; links: { nextPage: null | string } };
 export type AuthConfigurationSet = { id: string; name: string; type: AuthType; usage: AuthUsage };
 export type AuthConfigurationSummary = { usage: AuthUsage; type: AuthType; name: string; updatedAt: string };
 export type AuthKind =
@@ -78,6 +103,7 @@ export type DataFile = {
   users: DataFileUser[];
   subscriptions: DataFileSubscription[];
   renderEvents: RenderEvent[];
+  auditEntries: AuditEntry[];
 };
 export type DataFileEnvironment = {
   id: number;
@@ -648,6 +674,30 @@ export type AppRouter = TRPCBuiltRouter<
               watermarked?: boolean;
               count?: number;
             }[];
+            auditEntries?: {
+              id: string;
+              at: string;
+              actor: { issuer: string; subject: string };
+              action: string;
+              outcome: 'success' | 'denied';
+              target: {
+                type:
+                  | 'media'
+                  | 'connector'
+                  | 'connectorAuthorization'
+                  | 'template'
+                  | 'tag'
+                  | 'subscription'
+                  | 'dataFile'
+                  | 'secrets';
+                id: string;
+                environment?: string;
+                subscriptionId?: string;
+              };
+              sourceAddress: string;
+              traceId: string;
+              changes: { [key: string]: { from?: unknown; to?: unknown } };
+            }[];
           };
         };
         output: {
@@ -657,7 +707,26 @@ export type AppRouter = TRPCBuiltRouter<
           newEnvironments: number;
           members: number;
           renderEvents: number;
+          auditEntries: number;
         };
+        meta: object;
+      }>;
+    };
+    audit: {
+      list: TRPCQueryProcedure<{
+        input:
+          | undefined
+          | {
+              subscriptionId?: string;
+              environment?: string;
+              actor?: string;
+              action?: string;
+              from?: string;
+              to?: string;
+              limit?: string;
+              nextPageToken?: string;
+            };
+        output: AuditPage;
         meta: object;
       }>;
     };
@@ -1045,6 +1114,11 @@ export const restRoutes = {
   },
   'renderEvents.ingest': { method: 'POST', path: '/api/v1/render-events', query: [] },
   'imports.create': { method: 'POST', path: '/api/v1/imports', query: [] },
+  'audit.list': {
+    method: 'GET',
+    path: '/api/v1/audit',
+    query: ['subscriptionId', 'environment', 'actor', 'action', 'from', 'to', 'limit', 'nextPageToken'],
+  },
   'connectors.list': { method: 'GET', path: '/grafx/api/v1/environment/{environment}/connectors', query: [] },
   'connectors.listExperimental': {
     method: 'GET',

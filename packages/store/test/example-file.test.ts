@@ -71,6 +71,7 @@ describe.each(await testBackends())('examples/data.json on $name', (backend) => 
       newEnvironments: 2,
       members: 3,
       renderEvents: 3,
+      auditEntries: 1,
     });
   });
 });

@@ -36,6 +36,12 @@ const SubscriptionNav = ({ subscriptionId }: { subscriptionId: string }) => {
             <NavLink href={`${base}/users`}>Users</NavLink>
           </li>
         )}
+        {/* The trail is for the same roles as the users (owners and admins). */}
+        {users.isSuccess && (
+          <li>
+            <NavLink href={`${base}/audit`}>Audit</NavLink>
+          </li>
+        )}
         <li>
           <NavLink href={`${base}/idp-domains`}>Identity providers</NavLink>
         </li>

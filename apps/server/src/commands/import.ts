@@ -5,6 +5,7 @@ import { loadConfig } from '../config.ts';
 import type { DataDirLock } from '../data-dir-lock.ts';
 import { takeOrFindOwner } from '../data-dir-owner.ts';
 import { sendToImportSocket } from '../import-socket.ts';
+import { localImportAudit } from '../local-import-audit.ts';
 import { UsageError } from './usage-error.ts';
 
 const progress = (done: number, total: number) => {
@@ -57,7 +58,7 @@ export const importFile = async (file: string | undefined): Promise<void> => {
     });
     try {
       await migrate(database);
-      const summary = await importDataFile(database, data, { onProgress: progress });
+      const summary = await importDataFile(database, data, { onProgress: progress, audit: localImportAudit });
       process.stdout.write(`Imported ${file}: ${JSON.stringify(summary)}\n`);
     } finally {
       await database.close();

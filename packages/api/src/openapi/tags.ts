@@ -7,6 +7,7 @@ export const TAGS = {
   Users: 'Users of a subscription with their roles; owners and admins only (docs/authentication.md).',
   'Render usage': 'Render events reported by the rendering services (token role platform:ingest).',
   Operations: 'Operator tasks: importing a data file (docs/data-file.md).',
+  Audit: 'Who changed what, when and from where: the audit trail of every change (docs/audit.md).',
   Connectors:
     'Publishing and managing connectors of an environment (docs/environment-api.md, docs/connector-cli.md).',
   'Connector authorization':

@@ -41,6 +41,7 @@ const ImportSummary = z
     newEnvironments: z.int32().describe('Environments that did not exist before.'),
     members: z.int32(),
     renderEvents: z.int32(),
+    auditEntries: z.int32().describe('Audit entries added (those already held are left as they are).'),
   })
   .meta({ id: 'ImportSummary' });
 
@@ -301,6 +302,7 @@ export const adminOperations = [
       'Domain names to allow: host names of two labels or more; Unicode names are stored as punycode.',
     status: 200,
     errors: [400, 404],
+    audit: { action: 'subscription.idpDomains.set', target: 'subscription' },
     service: setIdpDomains,
   }),
   defineOperation({
@@ -344,6 +346,7 @@ export const adminOperations = [
     response: ImportSummary,
     status: 200,
     errors: [400],
+    audit: { action: 'data.import', target: 'dataFile' },
     service: createImport,
   }),
 ] as const;

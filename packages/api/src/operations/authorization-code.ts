@@ -76,6 +76,11 @@ export const authorizationCodeOperations = [
       .meta({ id: 'AuthorizationCodeCompletion' }),
     status: 204,
     errors: [400, 404, 502],
+    audit: {
+      action: 'connector.authorizationCode.complete',
+      target: 'connectorAuthorization',
+      targetParam: 'connectorId',
+    },
     service: completeAuthorizationCode,
   }),
   defineOperation({
@@ -91,6 +96,11 @@ export const authorizationCodeOperations = [
     malformedParams: 404,
     status: 204,
     errors: [404],
+    audit: {
+      action: 'connector.authorizationCode.logout',
+      target: 'connectorAuthorization',
+      targetParam: 'connectorId',
+    },
     service: logoutAuthorizationCode,
   }),
 ] as const;

@@ -1,8 +1,10 @@
 import { ForbiddenError, UnauthenticatedError } from '@platform/core';
-import { ANONYMOUS } from '../rest/context.ts';
+import { ANONYMOUS, type AppDeps, serviceContext } from '../rest/context.ts';
 import type { Identity } from '../rest/identify.ts';
+import { recordDenial } from '../services/audit/denied.ts';
 import { type Caller, isOperator } from '../services/context.ts';
 import type { AnyOperation } from './operation.ts';
+import type { RequestFacts } from './run.ts';
 
 /**
  * Token check of an operation, from the request's identity (its headers only): 401 without a valid token, 403
@@ -22,4 +24,27 @@ export const authorize = (
     throw new ForbiddenError("This operation needs the token role 'platform:admin'.");
   }
   return caller;
+};
+
+/**
+ * `authorize`, and a verified caller refused a write for want of its token role leaves an audit entry with the
+ * outcome `denied` (docs/audit.md), named by the path parameters (the body is never read for it).
+ */
+export const authorizeAudited = async (
+  deps: AppDeps,
+  operation: AnyOperation,
+  identity: Identity | undefined,
+  request: RequestFacts,
+  params: unknown,
+): Promise<Caller> => {
+  try {
+    return authorize(operation, identity);
+  } catch (error) {
+    const caller = identity?.caller;
+    if (error instanceof ForbiddenError && caller && operation.audit) {
+      const ctx = serviceContext(deps, caller, request.traceId, request.clientAddress);
+      await recordDenial(ctx, operation.audit, params);
+    }
+    throw error;
+  }
 };

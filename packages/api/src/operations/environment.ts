@@ -172,6 +172,7 @@ export const environmentOperations = [
     response: Connector,
     status: 201,
     errors: [400, 404, 409, 422],
+    audit: { action: 'connector.publish', target: 'connector' },
     service: publishConnector,
   }),
   defineOperation({
@@ -204,6 +205,7 @@ export const environmentOperations = [
     response: Connector,
     status: 200,
     errors: [400, 404, 409, 422],
+    audit: { action: 'connector.republish', target: 'connector', targetParam: 'connectorId' },
     service: republishConnector,
   }),
   defineOperation({
@@ -220,6 +222,7 @@ export const environmentOperations = [
     response: Connector,
     status: 200,
     errors: [400, 404],
+    audit: { action: 'connector.update', target: 'connector', targetParam: 'connectorId' },
     service: patchConnector,
   }),
   defineOperation({
@@ -234,6 +237,7 @@ export const environmentOperations = [
     params: connectorParams,
     status: 204,
     errors: [404],
+    audit: { action: 'connector.delete', target: 'connector', targetParam: 'connectorId' },
     service: deleteConnector,
   }),
   defineOperation({
@@ -252,6 +256,7 @@ export const environmentOperations = [
     response: AuthConfigurationSet,
     status: 200,
     errors: [400, 404],
+    audit: { action: 'connector.auth.set', target: 'connectorAuthorization', targetParam: 'connectorId' },
     service: setConnectorAuth,
   }),
   defineOperation({
@@ -286,6 +291,7 @@ export const environmentOperations = [
     }),
     status: 204,
     errors: [400, 404],
+    audit: { action: 'connector.auth.delete', target: 'connectorAuthorization', targetParam: 'connectorId' },
     service: deleteConnectorAuth,
   }),
   defineOperation({
@@ -302,6 +308,7 @@ export const environmentOperations = [
     response: SharedHeaderNames,
     status: 200,
     errors: [400, 404],
+    audit: { action: 'connector.sharedHeaders.set', target: 'connector', targetParam: 'connectorId' },
     service: setSharedHeaders,
   }),
   defineOperation({
@@ -349,6 +356,7 @@ export const environmentOperations = [
     response: Template,
     status: 201,
     errors: [400, 404, 409],
+    audit: { action: 'template.create', target: 'template' },
     service: createTemplate,
   }),
   defineOperation({
@@ -396,6 +404,7 @@ export const environmentOperations = [
     response: Template,
     status: 200,
     errors: [400, 404],
+    audit: { action: 'template.update', target: 'template', targetParam: 'templateId' },
     service: updateTemplate,
   }),
   defineOperation({
@@ -409,6 +418,7 @@ export const environmentOperations = [
     params: templateParams,
     status: 204,
     errors: [404],
+    audit: { action: 'template.delete', target: 'template', targetParam: 'templateId' },
     service: deleteTemplate,
   }),
   defineOperation({
@@ -425,6 +435,7 @@ export const environmentOperations = [
     response: Template,
     status: 200,
     errors: [400, 404],
+    audit: { action: 'template.tags.set', target: 'template', targetParam: 'templateId' },
     service: setTemplateTags,
   }),
   defineOperation({
@@ -465,6 +476,7 @@ export const environmentOperations = [
     response: TagRef,
     status: 201,
     errors: [400, 404, 409],
+    audit: { action: 'tag.create', target: 'tag' },
     service: createTag,
   }),
   defineOperation({
@@ -480,6 +492,7 @@ export const environmentOperations = [
     response: TagRef,
     status: 200,
     errors: [400, 404, 409],
+    audit: { action: 'tag.update', target: 'tag', targetParam: 'tagId' },
     service: renameTag,
   }),
   defineOperation({
@@ -493,6 +506,7 @@ export const environmentOperations = [
     params: tagParams,
     status: 204,
     errors: [404],
+    audit: { action: 'tag.delete', target: 'tag', targetParam: 'tagId' },
     service: deleteTag,
   }),
   defineOperation({
@@ -562,6 +576,7 @@ export const environmentOperations = [
     response: MediaSubjectTypes,
     status: 200,
     errors: [400, 404],
+    audit: { action: 'media.subjectTypes.set', target: 'media', targetParam: 'mediaId' },
     service: updateMediaSubjectTypes,
   }),
   defineOperation({
@@ -611,6 +626,7 @@ export const environmentOperations = [
     response: MediaSubjectTypes,
     status: 200,
     errors: [400, 404, 409],
+    audit: { action: 'media.subjectTypes.set', target: 'media', targetParam: 'externalMediaId' },
     service: updateExternalMediaSubjectTypes,
   }),
 ] as const;

@@ -1,4 +1,5 @@
 import type { DescribeUnknownKey } from '@platform/core';
+import type { AuditTargetType } from '@platform/store';
 import type { z } from 'zod';
 import type { Tag } from '../openapi/tags.ts';
 import type { Service } from '../services/context.ts';
@@ -76,6 +77,16 @@ export type Operation<I = unknown, O = unknown> = {
    * cache is kept after it.
    */
   readonly readsOnly?: boolean;
+  /**
+   * The audit action of a write (docs/audit.md) and the kind of thing it changes. The service records a success
+   * itself, in the transaction of its change; a refusal with 403 is recorded from here, naming the target by the
+   * path parameter `targetParam` (default: the environment or subscription the path names).
+   */
+  readonly audit?: {
+    readonly action: string;
+    readonly target: AuditTargetType;
+    readonly targetParam?: string;
+  };
   /** Response body schema; absent for operations that answer without a body. */
   readonly response?: z.ZodType;
   readonly status: 200 | 201 | 202 | 204;

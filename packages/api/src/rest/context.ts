@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { ConnectorActivityLog, Database, SecretBox } from '@platform/store';
+import type { ConnectorActivityLog, Database, Fingerprint, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
 import type { TokenVerifier } from '../auth/verifier.ts';
 import type { ConnectorRuntimePort } from '../services/connector-runtime/port.ts';
@@ -12,6 +12,10 @@ export type AppDeps = {
   readonly database: Database;
   readonly reads: ReadCache;
   readonly secrets: SecretBox;
+  /** Keyed fingerprints of secrets for the audit trail (derived from SECRETS_KEY). */
+  readonly fingerprint: Fingerprint;
+  /** False only for the audit bench's anchor (a bench-only switch): writes record no audit entry. */
+  readonly auditing?: boolean | undefined;
   readonly verifier: TokenVerifier;
   readonly log: Logger;
   readonly serverVersion: string;
@@ -63,13 +67,22 @@ export type LocalsResponse = ServerResponse & { locals: RequestLocals };
 export const localsOf = (res: ServerResponse): RequestLocals => (res as LocalsResponse).locals;
 
 /** The context a service runs in, the same whichever transport called it. */
-export const serviceContext = (deps: AppDeps, caller: Caller, traceId: string): ServiceContext => ({
+export const serviceContext = (
+  deps: AppDeps,
+  caller: Caller,
+  traceId: string,
+  sourceAddress: string | undefined,
+): ServiceContext => ({
   database: deps.database,
   reads: deps.reads,
   secrets: deps.secrets,
   caller,
   now: new Date(),
   traceId,
+  issuer: deps.verifier.issuer,
+  sourceAddress: sourceAddress ?? 'unknown',
+  fingerprint: deps.fingerprint,
+  auditing: deps.auditing ?? true,
   log: deps.log,
   serverVersion: deps.serverVersion,
   publicUrl: deps.publicUrl,

@@ -94,6 +94,7 @@ export const mountDocuments = (
           deps: options.deps,
           identity: locals.identity,
           traceId: locals.traceId,
+          clientAddress: locals.clientAddress,
           bodyTextChecked: locals.bodyTextChecked === true,
           callLog: locals.callLog,
         };

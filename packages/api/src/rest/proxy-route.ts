@@ -78,7 +78,7 @@ export const proxyRoute = (deps: AppDeps, handle: ProxyHandler) => {
       }
       const scope = readEnvironmentNow(deps.reads, caller, environment);
       if (scope) return proceed(req, res, scope, connectorId, caller, traceId);
-      return readEnvironment(serviceContext(deps, caller, traceId), environment)
+      return readEnvironment(serviceContext(deps, caller, traceId, locals.clientAddress), environment)
         .then((found) => proceed(req, res, found, connectorId, caller, traceId))
         .catch((error: unknown) => refuse(req, res, traceId, error));
     } catch (error) {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { proxiedResponseHeaders, TEMPLATE_CONTENT_MAX_DEPTH } from '@platform/core';
 import { type Response, Router } from 'express';
-import { authorize } from '../operations/authorize.ts';
+import { authorizeAudited } from '../operations/authorize.ts';
 import { parseInput } from '../operations/input.ts';
 import type { AnyOperation, MultipartForm } from '../operations/operation.ts';
 import { runOperation } from '../operations/run.ts';
@@ -42,12 +42,13 @@ export const operationHandler = (deps: AppDeps, operation: AnyOperation) => {
   return async (req: IncomingMessage, res: ServerResponse, { params, query }: RouteInput): Promise<void> => {
     const locals = localsOf(res);
     locals.route = operation.path;
-    const caller = authorize(operation, locals.identity);
+    const request = { traceId: locals.traceId, clientAddress: locals.clientAddress };
+    const caller = await authorizeAudited(deps, operation, locals.identity, request, params);
     locals.caller = caller;
     const input = operation.multipart
       ? await multipartInput(req, operation, operation.multipart, { params, query }, idleMs)
       : await jsonInput(req, operation, { params, query }, bodyReading(operation, locals, idleMs));
-    const output = await runOperation(deps, operation, caller, locals.traceId, input);
+    const output = await runOperation(deps, operation, caller, request, input);
     // Pages and bytes are the router's alone (the front door takes JSON operations): Express's own answers.
     if (operation.produces === 'text/html') {
       const page = output as HtmlPage;

@@ -1,4 +1,4 @@
-import { importDataFile } from '@platform/store';
+import { createFingerprint, importDataFile } from '@platform/store';
 import type { TestBackend, TestDatabase } from '@platform/store/testing';
 import { pino } from 'pino';
 import type { ServiceContext } from './context.ts';
@@ -196,6 +196,10 @@ export const contextFor = (database: TestDatabase, userId: string, roles: string
   caller: { userId, roles: new Set(['platform:read', 'platform:write', ...roles]) },
   now: NOW,
   traceId: '0af7651916cd43dd8448eb211c80319c',
+  issuer: 'https://issuer.test',
+  sourceAddress: '192.0.2.1',
+  fingerprint: createFingerprint('fixture-key'),
+  auditing: true,
   log,
   serverVersion: '1.2.3',
   publicUrl: 'http://127.0.0.1:8080',

@@ -1,4 +1,4 @@
-import type { ConnectorActivityLog, Database, SecretBox } from '@platform/store';
+import type { ConnectorActivityLog, Database, Fingerprint, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
 import type { ConnectorRuntimePort } from './connector-runtime/port.ts';
 import type { ReadCache } from './read-cache.ts';
@@ -49,6 +49,14 @@ export type ServiceContext = {
   readonly caller: Caller;
   readonly now: Date;
   readonly traceId: string;
+  /** The issuer of the caller's token (the one issuer this server trusts): the audit trail's actor is issuer + subject. */
+  readonly issuer: string;
+  /** The client's address, through the trusted proxies (TRUSTED_PROXIES), as the rate limit sees it. */
+  readonly sourceAddress: string;
+  /** What the audit trail shows of a secret (docs/audit.md): a keyed fingerprint. */
+  readonly fingerprint: Fingerprint;
+  /** False only in the audit bench's anchor run (AUDIT_BENCH_OFF): writes then record no entry. */
+  readonly auditing: boolean;
   readonly log: Logger;
   readonly serverVersion: string;
   readonly publicUrl: string;

@@ -7,7 +7,7 @@ import {
   type TRPCMutationProcedure,
   type TRPCQueryProcedure,
 } from '@trpc/server';
-import { authorize } from '../operations/authorize.ts';
+import { authorizeAudited } from '../operations/authorize.ts';
 import { parseInput } from '../operations/input.ts';
 import type { AnyOperation, ClientInput, Operation } from '../operations/operation.ts';
 import { runOperation } from '../operations/run.ts';
@@ -21,6 +21,8 @@ export type TrpcContext = {
   deps: AppDeps;
   identity: Identity | undefined;
   traceId: string;
+  /** The client's address through the trusted proxies (client-address.ts). */
+  clientAddress: string | undefined;
   /** The request body was scanned for escapes of U+0000 and surrogates and holds none (read-body.ts). */
   bodyTextChecked: boolean;
   /** Each call's procedure and status at its place in the batch, for its own log line (request-log.ts). */
@@ -117,12 +119,13 @@ export const buildTrpcRouter = <const Ops extends readonly (AnyOperation & { id:
       const { ctx, input } = opts;
       const place = opts.batchIndex ?? 0;
       try {
-        const caller = authorize(operation, ctx.identity);
+        const request = { traceId: ctx.traceId, clientAddress: ctx.clientAddress };
+        const caller = await authorizeAudited(ctx.deps, operation, ctx.identity, request, input);
         const parsed = parseInput(operation, {
           ...splitInput(operation, input),
           bodyTextChecked: scanned && ctx.bodyTextChecked,
         });
-        const output = await runOperation(ctx.deps, operation, caller, ctx.traceId, parsed);
+        const output = await runOperation(ctx.deps, operation, caller, request, parsed);
         ctx.callLog[place] = { path: operation.id, status: 200 };
         if (operation.produces === 'application/octet-stream') {
           const { contentType, bytes } = output as BinaryAnswer;

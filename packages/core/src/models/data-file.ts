@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FieldErrors } from '../errors.ts';
 import { type DescribeUnknownKey, fieldErrors, formatPath } from '../validation.ts';
+import { AuditEntry } from './audit.ts';
 import { closestKey } from './closest-key.ts';
 import {
   EnvironmentRole,
@@ -152,6 +153,8 @@ export const DataFile = z
     users: z.array(DataFileUser).default([]),
     subscriptions: z.array(DataFileSubscription).default([]),
     renderEvents: z.array(RenderEvent).default([]),
+    /** The audit trail (docs/audit.md): an import adds the entries it does not hold yet, by id. */
+    auditEntries: z.array(AuditEntry).default([]),
   })
   .meta({ id: 'DataFile' });
 export type DataFile = z.infer<typeof DataFile>;

@@ -1,5 +1,6 @@
 import { asSentence, DataFile, dataFileErrors, listErrors } from '@platform/core';
 import { sql } from 'drizzle-orm';
+import { exportAuditEntries } from '../audit/audit-file.ts';
 import { queryRows } from '../query-rows.ts';
 import type { Db } from '../types.ts';
 import { exportRenderEvents } from './export-render-events.ts';
@@ -124,6 +125,7 @@ export const exportDataFile = async (db: Db): Promise<DataFile> =>
           order by subscription_id, position`,
     );
     const renderEvents = await exportRenderEvents(tx);
+    const auditEntries = await exportAuditEntries(tx as unknown as Db);
 
     const environmentsOf = groupBy(environments, (e) => e.subscriptionId);
     const membersOf = groupBy(members, (m) => m.subscriptionId);
@@ -166,6 +168,7 @@ export const exportDataFile = async (db: Db): Promise<DataFile> =>
         })),
       })),
       renderEvents,
+      auditEntries,
     });
     if (file.success) return file.data;
     // Rows written before the data file was strict (a start date as 01/01/2025) would not import again.

@@ -1,7 +1,8 @@
 import { asSentence, dataFileErrors, listErrors, ValidationError } from '@platform/core';
+import { importAuditEntries } from '../audit/audit-file.ts';
 import { markDemoData, removeDemoDataIfPresent } from '../demo/demo-marker.ts';
 import { writeDemoRollups } from '../demo/write-demo-rollups.ts';
-import type { Database } from '../types.ts';
+import type { Database, Db } from '../types.ts';
 import { checkReferences } from './check-references.ts';
 import { databaseRefusal, type ImportCursor } from './database-refusal.ts';
 import { planImport } from './import-plan.ts';
@@ -18,6 +19,8 @@ export type ImportSummary = {
   newEnvironments: number;
   members: number;
   renderEvents: number;
+  /** Audit entries added (those already held are not counted). */
+  auditEntries: number;
 };
 
 export type ImportOptions = {
@@ -25,6 +28,8 @@ export type ImportOptions = {
   onProgress?: (done: number, total: number) => void;
   /** The demo data set itself: marked so that the first real import replaces it (see demo-marker.ts). */
   demo?: boolean;
+  /** Records the import's own audit entry (`data.import`) in its transaction, once everything is written. */
+  audit?: (tx: Db, summary: ImportSummary) => Promise<void>;
 };
 
 const PROGRESS_EVERY = 10_000;
@@ -66,7 +71,16 @@ export const importDataFile = async (
   const memberUserIds = [...new Set(file.subscriptions.flatMap((s) => s.members.map((m) => m.userId)))];
   // One import at a time: two overlapping files could otherwise pass their checks against the same state.
   const cursor: ImportCursor = { path: '(the data file)' };
-  const newEnvironments = await database.withAdvisoryLock('platform:import', () =>
+  const summaryOf = (newEnvironments: number, auditEntries: number): ImportSummary => ({
+    users: file.users.length,
+    subscriptions: file.subscriptions.length,
+    environments: environmentCount,
+    newEnvironments,
+    members: memberCount,
+    renderEvents: file.renderEvents.length,
+    auditEntries,
+  });
+  const { newEnvironments, auditAdded } = await database.withAdvisoryLock('platform:import', () =>
     database.db.transaction(async (tx) => {
       if (!options.demo) await removeDemoDataIfPresent(tx);
       const stored = await loadStoredState(tx, memberUserIds);
@@ -87,7 +101,11 @@ export const importDataFile = async (
             database.kind === 'pglite' ? PGLITE_EVENTS_PER_STATEMENT : EVENTS_PER_STATEMENT,
           );
         if (options.demo) await markDemoData(tx, new Date());
-        return written.newEnvironments;
+        cursor.path = 'auditEntries';
+        cursor.locate = undefined;
+        const auditAdded = await importAuditEntries(tx as unknown as Db, file.auditEntries);
+        await options.audit?.(tx as unknown as Db, summaryOf(written.newEnvironments, auditAdded));
+        return { newEnvironments: written.newEnvironments, auditAdded };
       } catch (error) {
         // The transaction rolls back either way; a refusal of the data is told by the entry it concerns.
         throw databaseRefusal(error, cursor) ?? error;
@@ -96,12 +114,5 @@ export const importDataFile = async (
   );
   options.onProgress?.(total, total);
 
-  return {
-    users: file.users.length,
-    subscriptions: file.subscriptions.length,
-    environments: environmentCount,
-    newEnvironments,
-    members: memberCount,
-    renderEvents: file.renderEvents.length,
-  };
+  return summaryOf(newEnvironments, auditAdded);
 };

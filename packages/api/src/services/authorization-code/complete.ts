@@ -1,3 +1,4 @@
+import { recordChange } from '../audit/record.ts';
 import type { Service } from '../context.ts';
 import { readEnvironment } from '../environment-access.ts';
 import { flowOf } from './flow.ts';
@@ -16,6 +17,13 @@ export const completeAuthorizationCode: Service<Input, undefined> = async (ctx, 
     userId: ctx.caller.userId,
     state: input.body.state,
     code: input.body.code,
+  });
+  // The proxy's token store writes the user's tokens (or drops them) on its own connection: the entry follows
+  // the change that succeeded, in a statement of its own.
+  await recordChange(ctx, ctx.database.db, {
+    action: 'connector.authorizationCode.complete',
+    target: { type: 'connectorAuthorization', id: input.connectorId.toLowerCase(), environment },
+    changes: { usage: { to: 'browser' } },
   });
   return undefined;
 };

@@ -1,3 +1,4 @@
+import { recordChange } from '../audit/record.ts';
 import type { Service } from '../context.ts';
 import { readEnvironment } from '../environment-access.ts';
 import { flowOf } from './flow.ts';
@@ -11,6 +12,13 @@ export const logoutAuthorizationCode: Service<Input, undefined> = async (ctx, in
     environmentId: environment.id,
     connectorId: input.connectorId,
     userId: ctx.caller.userId,
+  });
+  // The proxy's token store writes the user's tokens (or drops them) on its own connection: the entry follows
+  // the change that succeeded, in a statement of its own.
+  await recordChange(ctx, ctx.database.db, {
+    action: 'connector.authorizationCode.logout',
+    target: { type: 'connectorAuthorization', id: input.connectorId.toLowerCase(), environment },
+    changes: { usage: { to: 'browser' } },
   });
   return undefined;
 };

@@ -1,4 +1,6 @@
-import { deleteConnectorAuth as deleteConnectorAuthRow } from '@platform/store';
+import { deleteConnectorAuth as deleteConnectorAuthRow, findConnectorAuth } from '@platform/store';
+import { fieldChanges, fingerprintedSealed } from '../audit/changes.ts';
+import { audited } from '../audit/record.ts';
 import { loadConnector } from '../connectors/load.ts';
 import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
@@ -12,13 +14,31 @@ import type { DeleteConnectorAuthInput } from './schemas.ts';
 export const deleteConnectorAuth: Service<DeleteConnectorAuthInput, void> = async (ctx, input) => {
   const { environment } = await writeEnvironment(ctx, input.environment);
   const connector = await loadConnector(ctx, environment.id, input.connectorId);
-  const removed = await deleteConnectorAuthRow(ctx.database.db, {
-    environmentId: environment.id,
-    connectorId: connector.id,
-    usage: input.authUsage,
-    actor: ctx.caller.userId,
-    now: ctx.now,
-  });
+  const { removed } = await audited(
+    ctx,
+    async (tx) => {
+      const before = await findConnectorAuth(tx, connector.id, input.authUsage);
+      const removed = await deleteConnectorAuthRow(tx, {
+        environmentId: environment.id,
+        connectorId: connector.id,
+        usage: input.authUsage,
+        actor: ctx.caller.userId,
+        now: ctx.now,
+      });
+      return { removed, before };
+    },
+    ({ before }) => ({
+      action: 'connector.auth.delete',
+      target: { type: 'connectorAuthorization', id: connector.id, environment },
+      changes: before
+        ? {
+            ...fieldChanges({ usage: before.usage, type: before.type, name: before.name }, undefined),
+            ...fieldChanges(before.publicData, undefined),
+            ...fieldChanges(fingerprintedSealed(ctx, before.secretData), undefined),
+          }
+        : {},
+    }),
+  );
   if (removed) {
     ctx.connectorChanged?.(connector.id);
     ctx.log.info(

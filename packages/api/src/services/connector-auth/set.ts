@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type AuthConfigurationSet, type AuthType, splitSecrets, typeOfKind } from '@platform/core';
-import { setConnectorAuth as storeConnectorAuth } from '@platform/store';
+import { findConnectorAuth, setConnectorAuth as storeConnectorAuth } from '@platform/store';
+import { fieldChanges, fingerprinted, fingerprintedSealed } from '../audit/changes.ts';
+import { audited } from '../audit/record.ts';
 import { loadConnector } from '../connectors/load.ts';
 import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
@@ -23,20 +25,47 @@ export const setConnectorAuth: Service<SetConnectorAuthInput, AuthConfigurationS
     ctx.allowPrivateNetworks === true,
   );
   const { publicData, secretData } = splitSecrets(type, data);
-  const row = await storeConnectorAuth(ctx.database.db, {
-    id: randomUUID(),
-    environmentId: environment.id,
-    connectorId: connector.id,
-    usage,
-    type,
-    name: name ?? `${type} (${usage})`,
-    publicData,
-    secretData: ctx.secrets.seal(JSON.stringify(secretData)),
-    actor: ctx.caller.userId,
-    now: ctx.now,
-  });
+  const label = name ?? `${type} (${usage})`;
+  const { row, before } = await audited(
+    ctx,
+    async (tx) => ({
+      before: await findConnectorAuth(tx, connector.id, usage),
+      row: await storeConnectorAuth(tx, {
+        id: randomUUID(),
+        environmentId: environment.id,
+        connectorId: connector.id,
+        usage,
+        type,
+        name: label,
+        publicData,
+        secretData: ctx.secrets.seal(JSON.stringify(secretData)),
+        actor: ctx.caller.userId,
+        now: ctx.now,
+      }),
+    }),
+    ({ before }) => ({
+      action: 'connector.auth.set',
+      target: { type: 'connectorAuthorization', id: connector.id, environment },
+      changes: {
+        ...fieldChanges(before && { usage: before.usage, type: before.type, name: before.name }, {
+          usage,
+          type,
+          name: label,
+        }),
+        ...fieldChanges(before?.publicData, publicData),
+        ...fieldChanges(fingerprintedSealed(ctx, before?.secretData), fingerprinted(ctx, secretData)),
+      },
+    }),
+  );
   ctx.log.info(
-    { environmentId: environment.guid, connectorId: connector.id, usage, type, revision: row.revision },
+    {
+      environmentId: environment.guid,
+      connectorId: connector.id,
+      usage,
+      type,
+      revision: row.revision,
+      replaced: before !== undefined,
+    },
     'connector authorization set',
   );
   ctx.connectorChanged?.(connector.id);

@@ -1,4 +1,7 @@
-import { deleteConnector as deleteConnectorRow } from '@platform/store';
+import { deleteConnector as deleteConnectorRow, findConnector } from '@platform/store';
+import { fieldChanges } from '../audit/changes.ts';
+import { connectorFields } from '../audit/connector-fields.ts';
+import { audited } from '../audit/record.ts';
 import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
 import { connectorNotFound } from './load.ts';
@@ -10,11 +13,26 @@ import type { ConnectorInput } from './schemas.ts';
  */
 export const deleteConnector: Service<ConnectorInput, void> = async (ctx, input) => {
   const { environment } = await writeEnvironment(ctx, input.environment);
-  const deleted = await deleteConnectorRow(ctx.database.db, environment.id, input.connectorId.toLowerCase(), {
-    actor: ctx.caller.userId,
-    at: ctx.now,
-  });
-  if (!deleted) throw connectorNotFound(input.connectorId);
+  const connectorId = input.connectorId.toLowerCase();
+  await audited(
+    ctx,
+    async (tx) => {
+      const before = await findConnector(tx, environment.id, connectorId);
+      const deleted =
+        before !== undefined &&
+        (await deleteConnectorRow(tx, environment.id, connectorId, {
+          actor: ctx.caller.userId,
+          at: ctx.now,
+        }));
+      if (!before || !deleted) throw connectorNotFound(input.connectorId);
+      return before;
+    },
+    (before) => ({
+      action: 'connector.delete',
+      target: { type: 'connector', id: before.id, environment },
+      changes: fieldChanges(connectorFields(ctx, before), undefined, ['name', 'version', 'type']),
+    }),
+  );
   ctx.connectorDeleted?.(input.connectorId);
   ctx.log.info({ environmentId: environment.guid, connectorId: input.connectorId }, 'connector deleted');
 };

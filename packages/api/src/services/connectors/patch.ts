@@ -1,5 +1,8 @@
 import type { Connector } from '@platform/core';
 import { updateConnector } from '@platform/store';
+import { fieldChanges } from '../audit/changes.ts';
+import { connectorFields } from '../audit/connector-fields.ts';
+import { audited } from '../audit/record.ts';
 import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
 import { connectorNotFound, loadConnector } from './load.ts';
@@ -10,14 +13,31 @@ export const patchConnector: Service<PatchConnectorInput, Connector> = async (ct
   const { environment } = await writeEnvironment(ctx, input.environment);
   const current = await loadConnector(ctx, environment.id, input.connectorId);
   const { enabled, default: isDefault, name } = input.body;
-  if (enabled === undefined && isDefault === undefined && name === undefined) return toConnector(current);
-  const row = await updateConnector(ctx.database.db, environment.id, current.id, {
-    ...(enabled === undefined ? {} : { enabled }),
-    ...(isDefault === undefined ? {} : { isDefault }),
-    ...(name === undefined ? {} : { name }),
-    now: ctx.now,
-  });
-  if (!row) throw connectorNotFound(input.connectorId);
+  const given = [
+    ...(enabled === undefined ? [] : ['enabled']),
+    ...(isDefault === undefined ? [] : ['default']),
+    ...(name === undefined ? [] : ['name']),
+  ];
+  const row = await audited(
+    ctx,
+    async (tx) => {
+      // A PATCH without fields changes nothing, but is an accepted write: it is recorded too.
+      if (given.length === 0) return current;
+      const updated = await updateConnector(tx, environment.id, current.id, {
+        ...(enabled === undefined ? {} : { enabled }),
+        ...(isDefault === undefined ? {} : { isDefault }),
+        ...(name === undefined ? {} : { name }),
+        now: ctx.now,
+      });
+      if (!updated) throw connectorNotFound(input.connectorId);
+      return updated;
+    },
+    (updated) => ({
+      action: 'connector.update',
+      target: { type: 'connector', id: updated.id, environment },
+      changes: fieldChanges(connectorFields(ctx, current), connectorFields(ctx, updated), given),
+    }),
+  );
   ctx.connectorChanged?.(current.id);
   return toConnector(row);
 };

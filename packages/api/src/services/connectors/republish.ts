@@ -1,5 +1,8 @@
 import { type AuthType, ConflictError, type Connector } from '@platform/core';
 import { connectorAuthTypes, updateConnector } from '@platform/store';
+import { fieldChanges } from '../audit/changes.ts';
+import { connectorFields } from '../audit/connector-fields.ts';
+import { audited } from '../audit/record.ts';
 import { assertScriptRuns } from '../connector-runtime/check-script.ts';
 import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
@@ -27,13 +30,24 @@ export const republishConnector: Service<RepublishConnectorInput, Connector> = a
       `The new version's supportedAuth no longer lists the type of the ${which} authorization; add the type back or delete that authorization first.`,
     );
   }
-  const row = await updateConnector(ctx.database.db, environment.id, current.id, {
-    ...definition,
-    ...(enabled === undefined ? {} : { enabled }),
-    ...(isDefault === undefined ? {} : { isDefault }),
-    now: ctx.now,
-  });
-  if (!row) throw connectorNotFound(input.connectorId);
+  const row = await audited(
+    ctx,
+    async (tx) => {
+      const updated = await updateConnector(tx, environment.id, current.id, {
+        ...definition,
+        ...(enabled === undefined ? {} : { enabled }),
+        ...(isDefault === undefined ? {} : { isDefault }),
+        now: ctx.now,
+      });
+      if (!updated) throw connectorNotFound(input.connectorId);
+      return updated;
+    },
+    (updated) => ({
+      action: 'connector.republish',
+      target: { type: 'connector', id: updated.id, environment },
+      changes: fieldChanges(connectorFields(ctx, current), connectorFields(ctx, updated)),
+    }),
+  );
   ctx.log.info({ environmentId: environment.guid, connectorId: row.id }, 'connector republished');
   ctx.connectorChanged?.(current.id);
   return toConnector(row);

@@ -1,6 +1,7 @@
 import { normalizeIdpDomains } from '@platform/core';
-import { replaceIdpDomains } from '@platform/store';
+import { listIdpDomains, replaceIdpDomains } from '@platform/store';
 import { loadAdministeredSubscription } from '../access.ts';
+import { audited } from '../audit/record.ts';
 import type { Service } from '../context.ts';
 import type { SetIdpDomainsInput } from './schemas.ts';
 
@@ -12,7 +13,19 @@ import type { SetIdpDomainsInput } from './schemas.ts';
 export const setIdpDomains: Service<SetIdpDomainsInput, void> = async (ctx, input) => {
   const { subscription } = await loadAdministeredSubscription(ctx, input.subscriptionId, 400);
   const domains = normalizeIdpDomains(input.body);
-  await replaceIdpDomains(ctx.database.db, subscription.id, domains);
+  await audited(
+    ctx,
+    async (tx) => {
+      const before = await listIdpDomains(tx, subscription.id);
+      await replaceIdpDomains(tx, subscription.id, domains);
+      return before;
+    },
+    (before) => ({
+      action: 'subscription.idpDomains.set',
+      target: { type: 'subscription', id: subscription.guid, subscriptionId: subscription.id },
+      changes: { externalIdpDomains: { from: before, to: domains } },
+    }),
+  );
   ctx.log.info(
     { subscriptionId: subscription.guid, domains: domains.length },
     'external idp domains replaced',

@@ -8,6 +8,7 @@ import {
   setExternalMediaSubjectTypes,
   setMediaSubjectTypes,
 } from '@platform/store';
+import { recordChange } from '../audit/record.ts';
 import type { Service, ServiceContext } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
 import { withinEnvironmentCap } from '../quotas.ts';
@@ -89,19 +90,41 @@ const updateSubjectTypesOf =
       // Seeds the standard set first, so an environment that has none can be given them in this same call.
       await listSubjectTypes(ctx.database.db, environment.id);
       const { db } = ctx.database;
+      // The assignments and their audit entry in one transaction; a refusal (unknown ids) writes neither.
+      const withEntry =
+        <W extends { unknown: string[] }>(set: (tx: Db) => Promise<W>) =>
+        (into: Db): Promise<W> =>
+          into.transaction(async (tx) => {
+            const written = await set(tx as unknown as Db);
+            if (written.unknown.length === 0) {
+              await recordChange(ctx, tx as unknown as Db, {
+                action: 'media.subjectTypes.set',
+                target: { type: 'media', id: shownId, environment },
+                changes: Object.fromEntries(
+                  changes.map(({ subjectTypeId, assigned }) => [
+                    `subjectTypes.${subjectTypeId}`,
+                    { to: assigned },
+                  ]),
+                ),
+              });
+            }
+            return written;
+          });
       const written: { unknown: string[]; mediaId?: string } = asset
-        ? await setMediaSubjectTypes(
-            db,
-            { environmentId: environment.id, mediaId: asset.id },
-            changes,
-            ctx.now,
-          )
-        : await recordingExternal(ctx, environment, shownId, (into) =>
-            setExternalMediaSubjectTypes(
-              into,
-              { environmentId: environment.id, externalId: shownId },
-              changes,
-              ctx.now,
+        ? await withEntry((tx) =>
+            setMediaSubjectTypes(tx, { environmentId: environment.id, mediaId: asset.id }, changes, ctx.now),
+          )(db)
+        : await recordingExternal(
+            ctx,
+            environment,
+            shownId,
+            withEntry((tx) =>
+              setExternalMediaSubjectTypes(
+                tx,
+                { environmentId: environment.id, externalId: shownId },
+                changes,
+                ctx.now,
+              ),
             ),
           );
       const { unknown } = written;

@@ -1,5 +1,7 @@
 import { ValidationError } from '@platform/core';
-import { replaceSharedHeaders } from '@platform/store';
+import { findSharedHeaders, replaceSharedHeaders } from '@platform/store';
+import { fieldChanges, fingerprinted, fingerprintedSealed } from '../audit/changes.ts';
+import { audited } from '../audit/record.ts';
 import { loadConnector } from '../connectors/load.ts';
 import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
@@ -10,6 +12,9 @@ import type { SetSharedHeadersInput, SharedHeaderNames } from './schemas.ts';
  * header values (docs/connector-auth.md rule 10); `{}` removes them. The values are treated as secrets: sealed at
  * rest, and the answer names the headers only.
  */
+const prefixed = (values: Record<string, unknown> | undefined) =>
+  values && Object.fromEntries(Object.entries(values).map(([name, value]) => [`headers.${name}`, value]));
+
 export const setSharedHeaders: Service<SetSharedHeadersInput, SharedHeaderNames> = async (ctx, input) => {
   const { environment } = await writeEnvironment(ctx, input.environment);
   const connector = await loadConnector(ctx, environment.id, input.connectorId);
@@ -26,10 +31,26 @@ export const setSharedHeaders: Service<SetSharedHeadersInput, SharedHeaderNames>
     seen.set(name.toLowerCase(), name);
   }
   const names = Object.keys(headers).sort();
-  await replaceSharedHeaders(
-    ctx.database.db,
-    { environmentId: environment.id, connectorId: connector.id, actor: ctx.caller.userId, now: ctx.now },
-    names.length === 0 ? undefined : ctx.secrets.seal(JSON.stringify(headers)),
+  await audited(
+    ctx,
+    async (tx) => {
+      const before = await findSharedHeaders(tx, connector.id);
+      await replaceSharedHeaders(
+        tx,
+        { environmentId: environment.id, connectorId: connector.id, actor: ctx.caller.userId, now: ctx.now },
+        names.length === 0 ? undefined : ctx.secrets.seal(JSON.stringify(headers)),
+      );
+      return before;
+    },
+    (before) => ({
+      action: 'connector.sharedHeaders.set',
+      target: { type: 'connector', id: connector.id, environment },
+      // Header values are secrets: each shown as its fingerprint, by header name.
+      changes: fieldChanges(
+        prefixed(fingerprintedSealed(ctx, before)),
+        prefixed(fingerprinted(ctx, headers)),
+      ),
+    }),
   );
   ctx.log.info(
     { environmentId: environment.guid, connectorId: connector.id, headers: names.length },

@@ -1,5 +1,6 @@
 import type { TagRef } from '@platform/core';
 import { renameTag as renameTagRow } from '@platform/store';
+import { audited } from '../audit/record.ts';
 import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
 import { loadTag, tagNotFound } from './load.ts';
@@ -12,8 +13,19 @@ export const renameTag: Service<RenameTagInput, TagRef> = async (ctx, input) => 
   const tag = await loadTag(ctx, environment.id, input.tagId);
   const { name } = input.body;
   const row = await withUniqueTagName(ctx, environment.id, name, tag.id, () =>
-    renameTagRow(ctx.database.db, environment.id, tag.id, name),
+    audited(
+      ctx,
+      async (tx) => {
+        const renamed = await renameTagRow(tx, environment.id, tag.id, name);
+        if (!renamed) throw tagNotFound(input.tagId);
+        return renamed;
+      },
+      (renamed) => ({
+        action: 'tag.update',
+        target: { type: 'tag', id: renamed.id, environment },
+        changes: { name: { from: tag.name, to: renamed.name } },
+      }),
+    ),
   );
-  if (!row) throw tagNotFound(input.tagId);
   return toTag(row);
 };

@@ -1,4 +1,5 @@
-import { deleteTemplate as deleteTemplateRow } from '@platform/store';
+import { deleteTemplate as deleteTemplateRow, findTemplate } from '@platform/store';
+import { audited } from '../audit/record.ts';
 import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
 import { templateNotFound } from './load.ts';
@@ -7,6 +8,20 @@ import type { TemplateInput } from './schemas.ts';
 /** `DELETE .../templates/{templateId}` → 204, with its tag assignments. */
 export const deleteTemplate: Service<TemplateInput, void> = async (ctx, input) => {
   const { environment } = await writeEnvironment(ctx, input.environment);
-  const deleted = await deleteTemplateRow(ctx.database.db, environment.id, input.templateId.toLowerCase());
-  if (!deleted) throw templateNotFound(input.templateId);
+  const templateId = input.templateId.toLowerCase();
+  await audited(
+    ctx,
+    async (tx) => {
+      const before = await findTemplate(tx, environment.id, templateId);
+      if (!before || !(await deleteTemplateRow(tx, environment.id, templateId))) {
+        throw templateNotFound(input.templateId);
+      }
+      return before;
+    },
+    (before) => ({
+      action: 'template.delete',
+      target: { type: 'template', id: before.id, environment },
+      changes: { name: { from: before.name } },
+    }),
+  );
 };

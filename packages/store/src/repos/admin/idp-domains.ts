@@ -1,6 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { externalIdpDomains } from '../../schema/admin.ts';
 import type { Db } from '../../types.ts';
+import { withinTransaction } from '../../within-transaction.ts';
 
 /** The allowed identity-provider domains of a subscription, in the order they were set. */
 export const listIdpDomains = async (db: Db, subscriptionId: number): Promise<string[]> => {
@@ -21,7 +22,7 @@ export const replaceIdpDomains = (
   subscriptionId: number,
   domains: readonly string[],
 ): Promise<void> =>
-  db.transaction(async (tx) => {
+  withinTransaction(db, async (tx) => {
     await tx.delete(externalIdpDomains).where(eq(externalIdpDomains.subscriptionId, subscriptionId));
     if (domains.length > 0) {
       await tx

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { queryRows } from '../../query-rows.ts';
 import { connectorAuth } from '../../schema/environment-api.ts';
 import type { Db } from '../../types.ts';
+import { withinTransaction } from '../../within-transaction.ts';
 import { writeAuthAudit } from './auth-audit.ts';
 
 export type ConnectorAuthRow = typeof connectorAuth.$inferSelect;
@@ -27,7 +28,7 @@ export type ConnectorAuthWrite = {
  * entry is written. The usage's cached tokens stay (rule 4: only deleting the connector resets them).
  */
 export const setConnectorAuth = (db: Db, write: ConnectorAuthWrite): Promise<ConnectorAuthRow> =>
-  db.transaction(async (tx) => {
+  withinTransaction(db, async (tx) => {
     const [next] = await queryRows<{ revision: string | number }>(
       tx,
       sql`select nextval('connector_auth_revision') as revision`,
@@ -83,7 +84,7 @@ export const deleteConnectorAuth = (
   db: Db,
   target: { environmentId: number; connectorId: string; usage: string; actor: string; now: Date },
 ): Promise<string | undefined> =>
-  db.transaction(async (tx) => {
+  withinTransaction(db, async (tx) => {
     const [removed] = await tx
       .delete(connectorAuth)
       .where(and(eq(connectorAuth.connectorId, target.connectorId), eq(connectorAuth.usage, target.usage)))
@@ -100,3 +101,17 @@ export const deleteConnectorAuth = (
     });
     return removed.type;
   });
+
+/** The authorization of one usage as stored (its secret fields sealed), for the audit trail's "from". */
+export const findConnectorAuth = async (
+  db: Db,
+  connectorId: string,
+  usage: string,
+): Promise<ConnectorAuthRow | undefined> => {
+  const [row] = await db
+    .select()
+    .from(connectorAuth)
+    .where(and(eq(connectorAuth.connectorId, connectorId), eq(connectorAuth.usage, usage)))
+    .limit(1);
+  return row;
+};

@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { connectorAuth, connectors } from '../../schema/environment-api.ts';
 import type { Db } from '../../types.ts';
+import { withinTransaction } from '../../within-transaction.ts';
 import { writeAuthAudit } from './auth-audit.ts';
 
 export type ConnectorRow = typeof connectors.$inferSelect;
@@ -87,7 +88,7 @@ export const deleteConnector = (
   connectorId: string,
   audit: { actor: string; at: Date },
 ): Promise<boolean> =>
-  db.transaction(async (tx) => {
+  withinTransaction(db, async (tx) => {
     const deleted = await tx
       .delete(connectors)
       .where(and(eq(connectors.environmentId, environmentId), eq(connectors.id, connectorId)))

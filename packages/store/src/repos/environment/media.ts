@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { media, mediaSubjectTypes, subjectTypes } from '../../schema/environment-api.ts';
 import type { Db } from '../../types.ts';
+import { withinTransaction } from '../../within-transaction.ts';
 
 export type MediaRow = typeof media.$inferSelect;
 
@@ -54,7 +55,7 @@ export const mediaSubjectTypeStates = async (
     .where(and(...conditions));
 };
 
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+type Tx = Db;
 type Assignment = { subjectTypeId: string; assigned: boolean };
 
 /** The ids of `changes` that are not subject types of the environment. */
@@ -97,7 +98,7 @@ export const setMediaSubjectTypes = (
   changes: readonly Assignment[],
   now: Date,
 ): Promise<{ unknown: string[] }> =>
-  db.transaction(async (tx) => {
+  withinTransaction(db, async (tx) => {
     const unknown = await unknownSubjectTypes(tx, target.environmentId, changes);
     if (unknown.length === 0) await writeAssignments(tx, target.mediaId, changes, now);
     return { unknown };
@@ -113,7 +114,7 @@ export const setExternalMediaSubjectTypes = (
   changes: readonly Assignment[],
   now: Date,
 ): Promise<{ unknown: string[]; mediaId?: string }> =>
-  db.transaction(async (tx) => {
+  withinTransaction(db, async (tx) => {
     const unknown = await unknownSubjectTypes(tx, target.environmentId, changes);
     if (unknown.length > 0) return { unknown };
     const { environmentId, externalId } = target;

@@ -1,6 +1,7 @@
 import { count, eq, inArray, sql } from 'drizzle-orm';
 import { connectors, environments, media, oauthLoginStates, tags, templates } from '../../schema/index.ts';
 import type { Db } from '../../types.ts';
+import { withinTransaction } from '../../within-transaction.ts';
 
 /** What a quota counts: rows of one environment, or templates of every environment of a subscription. */
 export type QuotaScope =
@@ -45,7 +46,7 @@ export const insertWithinQuota = async <T>(
   refuse: () => Error,
   insert: (tx: Db) => Promise<T>,
 ): Promise<T> =>
-  db.transaction(async (tx) => {
+  withinTransaction(db, async (tx) => {
     const key =
       scope.kind === 'templates'
         ? `quota:templates:${scope.subscriptionId}`

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { connectorSharedHeaders } from '../../schema/environment-api.ts';
 import type { Db } from '../../types.ts';
+import { withinTransaction } from '../../within-transaction.ts';
 import { writeAuthAudit } from './auth-audit.ts';
 
 /**
@@ -12,7 +13,7 @@ export const replaceSharedHeaders = (
   target: { environmentId: number; connectorId: string; actor: string; now: Date },
   sealed: string | undefined,
 ): Promise<void> =>
-  db.transaction(async (tx) => {
+  withinTransaction(db, async (tx) => {
     if (sealed === undefined) {
       await tx
         .delete(connectorSharedHeaders)

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { tags, templateTags } from '../../schema/environment-api.ts';
 import type { Db } from '../../types.ts';
+import { withinTransaction } from '../../within-transaction.ts';
 
 export type TagRow = typeof tags.$inferSelect;
 
@@ -109,7 +110,7 @@ export const replaceTemplateTags = (
   target: { environmentId: number; templateId: string },
   tagIds: readonly string[],
 ): Promise<{ unknown: string[] }> =>
-  db.transaction(async (tx) => {
+  withinTransaction(db, async (tx) => {
     const wanted = [...new Set(tagIds)];
     const known = await existingTagIds(tx, target.environmentId, wanted);
     const unknown = wanted.filter((id) => !known.has(id));

@@ -1,0 +1,75 @@
+import { type AuditPage, canAdministerSubscription, ForbiddenError, ValidationError } from '@platform/core';
+import {
+  administeredSubscriptionIds,
+  listAuditEntries,
+  subscriptionGuidsOf,
+  toAuditEntry,
+} from '@platform/store';
+import { loadSubscription } from '../access.ts';
+import { isOperator, type Service } from '../context.ts';
+import { decodeAuditPageToken, encodeAuditPageToken } from './page-token.ts';
+import { DEFAULT_AUDIT_PAGE, type ListAuditInput } from './schemas.ts';
+
+/** Whose entries the caller may read, narrowed to `subscriptionId` when given (docs/audit.md, "Who reads it"). */
+const readableSubscriptions = async (
+  ctx: Parameters<Service<ListAuditInput, AuditPage>>[0],
+  subscriptionId: string | undefined,
+): Promise<number[] | undefined> => {
+  if (subscriptionId !== undefined) {
+    // Malformed → 400, unseen → 404, seen without SubscriptionOwner or SubscriptionAdmin → 403.
+    const { subscription, access } = await loadSubscription(ctx, subscriptionId, 400);
+    if (!canAdministerSubscription(access)) {
+      throw new ForbiddenError(
+        "Reading a subscription's audit trail needs the SubscriptionOwner or SubscriptionAdmin role in it.",
+      );
+    }
+    return [subscription.id];
+  }
+  if (isOperator(ctx.caller)) return undefined;
+  return administeredSubscriptionIds(ctx.database.db, ctx.caller.userId);
+};
+
+/**
+ * `GET /api/v1/audit`: the audit trail, newest first, a page at a time, under the filters given. Operators read
+ * every entry; anyone else the entries of the subscriptions where it holds SubscriptionOwner or SubscriptionAdmin
+ * (those of their environments included).
+ */
+export const listAudit: Service<ListAuditInput, AuditPage> = async (ctx, input) => {
+  if (input.from && input.to && input.from > input.to) {
+    throw new ValidationError('from is after to: give a range that starts before it ends.', {
+      from: ['after to'],
+    });
+  }
+  const after = input.nextPageToken === undefined ? undefined : decodeAuditPageToken(input.nextPageToken);
+  const subscriptionIds = await readableSubscriptions(ctx, input.subscriptionId);
+  const limit = input.limit ?? DEFAULT_AUDIT_PAGE;
+  const { db } = ctx.database;
+  const { rows, next } = await listAuditEntries(
+    db,
+    {
+      subscriptionIds,
+      environment: input.environment,
+      actor: input.actor,
+      action: input.action,
+      from: input.from,
+      to: input.to,
+    },
+    limit,
+    after,
+  );
+  const guids = await subscriptionGuidsOf(db, rows);
+  let nextPage: string | null = null;
+  if (next) {
+    const query = new URLSearchParams();
+    if (input.subscriptionId) query.set('subscriptionId', input.subscriptionId);
+    if (input.environment) query.set('environment', input.environment);
+    if (input.actor) query.set('actor', input.actor);
+    if (input.action) query.set('action', input.action);
+    if (input.from) query.set('from', input.from.toISOString());
+    if (input.to) query.set('to', input.to.toISOString());
+    query.set('limit', String(limit));
+    query.set('nextPageToken', encodeAuditPageToken(next));
+    nextPage = `${ctx.publicUrl.replace(/\/$/, '')}/api/v1/audit?${query}`;
+  }
+  return { data: rows.map((row) => toAuditEntry(row, guids)), pageSize: limit, links: { nextPage } };
+};
