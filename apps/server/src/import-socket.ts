@@ -1,9 +1,19 @@
 import { chmod, rm } from 'node:fs/promises';
-import { createServer, request } from 'node:http';
+import { createServer, request, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { readJsonBody } from '@platform/api';
 import { isServiceError, TEMPLATE_CONTENT_MAX_DEPTH } from '@platform/core';
-import { type Database, exportDataFile, importDataFile, loggableError } from '@platform/store';
+import {
+  type Database,
+  exportDataFile,
+  findUnopenedSecrets,
+  importDataFile,
+  loggableError,
+  type ResealProgress,
+  type ResealSummary,
+  resealValues,
+  type SecretBox,
+} from '@platform/store';
 import type { Logger } from 'pino';
 
 /**
@@ -20,6 +30,7 @@ const IDLE_MS = 30_000;
 export const listenImportSocket = async (
   dataDir: string,
   database: Database,
+  secrets: SecretBox,
   log: Logger,
   /** Called once an import has settled, before the answer: the server's read cache drops what it holds. */
   imported: () => void,
@@ -39,8 +50,10 @@ export const listenImportSocket = async (
         return answer(500, { message: (error as Error).message });
       }
     }
+    const rotation = /^\/rotate-secrets\?batchSize=(\d+)$/.exec(req.url ?? '');
+    if (req.method === 'POST' && rotation) return rotateSecrets(res, Number(rotation[1]));
     if (req.method !== 'POST' || req.url !== '/import')
-      return answer(404, { message: 'POST /import or GET /export only' });
+      return answer(404, { message: 'POST /import, POST /rotate-secrets or GET /export only' });
     try {
       // Parsed as it arrives, a chunk per turn of the event loop, as the HTTP import is: one JSON.parse of a file
       // of 100 MB would hold the server for seconds.
@@ -62,6 +75,34 @@ export const listenImportSocket = async (
       answer(500, { message: `The import failed: ${loggable.message}. Nothing was imported.` });
     }
   });
+  /** `platform-server rotate-secrets` on this database: one JSON line per batch, then the summary (or the error). */
+  const rotateSecrets = async (res: ServerResponse, batchSize: number) => {
+    res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+    const line = (value: RotationLine) => res.write(`${JSON.stringify(value)}\n`);
+    try {
+      const unopened = await findUnopenedSecrets(database.db, secrets);
+      if (unopened) {
+        line({ error: unopened.message });
+      } else {
+        const onProgress = (progress: ResealProgress) => void line({ progress });
+        // The command stopped (Ctrl-C, a kill): so does the rotation, after the batch under way.
+        const stopped = new AbortController();
+        res.once('close', () => stopped.abort());
+        const summary = await resealValues(database.db, secrets, {
+          batchSize,
+          onProgress,
+          signal: stopped.signal,
+        });
+        log.info({ resealed: summary.resealed, counts: summary.counts }, 'secrets re-sealed');
+        line({ summary, keyIds: secrets.keyIds });
+      }
+    } catch (error) {
+      const loggable = loggableError(error);
+      log.error({ err: loggable }, 'rotate-secrets failed');
+      line({ error: `The rotation stopped: ${loggable.message}. Run it again: what was done stays done.` });
+    }
+    res.end();
+  };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(path, resolve);
@@ -72,6 +113,60 @@ export const listenImportSocket = async (
     await rm(path, { force: true });
   };
 };
+
+type RotationLine =
+  | { progress: ResealProgress }
+  | { summary: ResealSummary; keyIds: readonly string[] }
+  | { error: string };
+
+/**
+ * The client side of `platform-server rotate-secrets` on the embedded database: the running server re-seals with its
+ * own keys; `onProgress` sees each batch. Rejects with the server's message when it refuses or stops.
+ */
+export const rotateThroughServer = (
+  dataDir: string,
+  batchSize: number,
+  onProgress: (progress: ResealProgress) => void,
+): Promise<{ summary: ResealSummary; keyIds: readonly string[] }> =>
+  new Promise((resolve, reject) => {
+    const req = request(
+      {
+        socketPath: importSocketPath(dataDir),
+        method: 'POST',
+        path: `/rotate-secrets?batchSize=${batchSize}`,
+      },
+      (res) => {
+        let pending = '';
+        let settled = false;
+        const take = (text: string) => {
+          if (text === '') return;
+          const value = JSON.parse(text) as RotationLine;
+          if ('progress' in value) onProgress(value.progress);
+          else if ('summary' in value) {
+            settled = true;
+            resolve(value);
+          } else {
+            settled = true;
+            reject(new Error(value.error));
+          }
+        };
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          pending += chunk;
+          for (let end = pending.indexOf('\n'); end >= 0; end = pending.indexOf('\n')) {
+            take(pending.slice(0, end));
+            pending = pending.slice(end + 1);
+          }
+        });
+        res.on('end', () => {
+          take(pending);
+          if (!settled) reject(new Error('The server ended the rotation without a summary: run it again.'));
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
 
 /** The client side: sends the data file to the running server; resolves with its status and answer. */
 export const sendToImportSocket = (
