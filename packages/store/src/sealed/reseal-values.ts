@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { type SQL, sql } from 'drizzle-orm';
 import { queryRows } from '../query-rows.ts';
 import { SecretOpenError, sealedUnderPrefix } from '../secret-box.ts';
@@ -151,6 +152,9 @@ export const resealValues = async (
     for (const sealed of SEALED_COLUMNS) {
       let after: string[] | undefined;
       for (;;) {
+        // Between batches the process's other work runs (an embedded database answers within the same turn of the
+        // event loop otherwise): requests of the server doing the rotation, and a stop asked for.
+        await setImmediate();
         options.signal?.throwIfAborted();
         const batch = await resealBatch(db, secrets, sealed, after, options.batchSize);
         done += batch.looked;
