@@ -1,3 +1,4 @@
+export * from './audit/index.ts';
 export { DatabaseUnavailableError, isDatabaseUnavailable } from './database-unavailable-error.ts';
 export { DEMO_OWNER_ID, demoDataFile } from './demo/demo-data-file.ts';
 export { repointDemoConnectors } from './demo/repoint-demo-connectors.ts';

@@ -1,2 +1,3 @@
 export * from './admin.ts';
+export * from './audit.ts';
 export * from './environment-api.ts';

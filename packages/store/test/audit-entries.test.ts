@@ -1,0 +1,108 @@
+import { sql } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFingerprint } from '../src/audit/fingerprint.ts';
+import { listAuditEntries } from '../src/audit/list-audit-entries.ts';
+import { type AuditEntryInput, recordAudit } from '../src/audit/record-audit.ts';
+import { sweepAuditEntries } from '../src/audit/sweep-audit-entries.ts';
+import { type TestDatabase, testBackends } from '../src/test-support.ts';
+
+const backends = await testBackends();
+
+const entry = (at: Date, over: Partial<AuditEntryInput> = {}): AuditEntryInput => ({
+  at,
+  actor: { issuer: 'https://issuer.example', subject: 'auth0|alice' },
+  action: 'tag.create',
+  outcome: 'success',
+  target: { type: 'tag', id: 't1', environment: 'Acme-Prod', subscriptionId: 101 },
+  sourceAddress: '203.0.113.9',
+  traceId: '0af7651916cd43dd8448eb211c80319c',
+  changes: { name: { to: 'Spring' } },
+  ...over,
+});
+
+describe.each(backends)('the audit trail on $name', (backend) => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await backend.fresh();
+  });
+  afterEach(() => database.close());
+
+  it('commits an entry with its transaction and drops it when the transaction fails', async () => {
+    await database.db.transaction((tx) => recordAudit(tx, entry(new Date())));
+    await expect(
+      database.db.transaction(async (tx) => {
+        await recordAudit(tx, entry(new Date(), { action: 'tag.delete' }));
+        throw new Error('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
+    const { rows } = await listAuditEntries(database.db, {}, 10);
+    expect(rows.map((row) => row.action)).toEqual(['tag.create']);
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE of an entry', async () => {
+    await recordAudit(database.db, entry(new Date()));
+    await expect(database.db.execute(sql`update audit_entries set action = 'forged'`)).rejects.toThrow();
+    await expect(database.db.execute(sql`delete from audit_entries`)).rejects.toThrow();
+    await expect(database.db.execute(sql`truncate audit_entries`)).rejects.toThrow();
+    const { rows } = await listAuditEntries(database.db, {}, 10);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.action).toBe('tag.create');
+  });
+
+  it('sweeps only the entries past the retention period', async () => {
+    const now = new Date('2026-11-28T00:00:00Z');
+    await recordAudit(database.db, entry(new Date('2025-01-01T00:00:00Z'), { action: 'old' }));
+    await recordAudit(database.db, entry(new Date('2026-11-01T00:00:00Z'), { action: 'recent' }));
+    expect(await sweepAuditEntries(database.db, 400, now)).toBe(1);
+    const { rows } = await listAuditEntries(database.db, {}, 10);
+    expect(rows.map((row) => row.action)).toEqual(['recent']);
+    // The sweep's permission ends with its transaction.
+    await expect(database.db.execute(sql`delete from audit_entries`)).rejects.toThrow();
+  });
+
+  it('pages newest first under each filter', async () => {
+    const base = Date.parse('2026-11-01T00:00:00Z');
+    for (let i = 0; i < 7; i++) {
+      await recordAudit(
+        database.db,
+        entry(new Date(base + i * 1000), {
+          actor: { issuer: 'i', subject: i % 2 ? 'bob' : 'alice' },
+          target: {
+            type: 'tag',
+            id: `t${i}`,
+            environment: i < 4 ? 'acme-prod' : 'acme-dev',
+            subscriptionId: i < 6 ? 101 : 102,
+          },
+        }),
+      );
+    }
+    const seen: string[] = [];
+    let after: Awaited<ReturnType<typeof listAuditEntries>>['next'];
+    do {
+      const page = await listAuditEntries(database.db, { subscriptionIds: [101] }, 2, after);
+      seen.push(...page.rows.map((row) => row.targetId));
+      after = page.next;
+    } while (after);
+    expect(seen).toEqual(['t5', 't4', 't3', 't2', 't1', 't0']);
+    const bob = await listAuditEntries(database.db, { actor: 'bob', environment: 'ACME-PROD' }, 10);
+    expect(bob.rows.map((row) => row.targetId)).toEqual(['t3', 't1']);
+    const window = await listAuditEntries(
+      database.db,
+      { from: new Date(base + 2000), to: new Date(base + 4000) },
+      10,
+    );
+    expect(window.rows.map((row) => row.targetId)).toEqual(['t4', 't3', 't2']);
+    expect((await listAuditEntries(database.db, { subscriptionIds: [] }, 10)).rows).toEqual([]);
+  });
+});
+
+describe('audit fingerprints', () => {
+  it('are equal for equal values, differ per key, and never hold the value', () => {
+    const one = createFingerprint('a2V5LW9uZQ==');
+    const two = createFingerprint('new:a2V5LXR3bw==,old:a2V5LW9uZQ==');
+    expect(one('hunter2')).toMatch(/^sha256:[0-9a-f]{8}$/);
+    expect(one('hunter2')).toBe(one('hunter2'));
+    expect(one('hunter2')).not.toBe(one('hunter3'));
+    expect(two('hunter2')).not.toBe(one('hunter2'));
+  });
+});
