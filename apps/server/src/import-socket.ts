@@ -1,5 +1,6 @@
 import { chmod, rm } from 'node:fs/promises';
 import { createServer, request, type ServerResponse } from 'node:http';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { readJsonBody } from '@platform/api';
 import { isServiceError, TEMPLATE_CONTENT_MAX_DEPTH } from '@platform/core';
@@ -11,6 +12,7 @@ import {
   loggableError,
   type ResealProgress,
   type ResealSummary,
+  recordRotation,
   resealValues,
   type SecretBox,
 } from '@platform/store';
@@ -50,8 +52,14 @@ export const listenImportSocket = async (
         return answer(500, { message: (error as Error).message });
       }
     }
-    const rotation = /^\/rotate-secrets\?batchSize=(\d+)$/.exec(req.url ?? '');
-    if (req.method === 'POST' && rotation) return rotateSecrets(res, Number(rotation[1]));
+    const rotation = new URL(req.url ?? '/', 'http://socket');
+    if (req.method === 'POST' && rotation.pathname === '/rotate-secrets') {
+      const batchSize = Number(rotation.searchParams.get('batchSize'));
+      return rotateSecrets(res, Number.isInteger(batchSize) && batchSize > 0 ? batchSize : 500, {
+        user: rotation.searchParams.get('user') ?? 'unknown',
+        host: hostname(),
+      });
+    }
     if (req.method !== 'POST' || req.url !== '/import')
       return answer(404, { message: 'POST /import, POST /rotate-secrets or GET /export only' });
     try {
@@ -76,7 +84,11 @@ export const listenImportSocket = async (
     }
   });
   /** `platform-server rotate-secrets` on this database: one JSON line per batch, then the summary (or the error). */
-  const rotateSecrets = async (res: ServerResponse, batchSize: number) => {
+  const rotateSecrets = async (
+    res: ServerResponse,
+    batchSize: number,
+    operator: { user: string; host: string },
+  ) => {
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
     const line = (value: RotationLine) => res.write(`${JSON.stringify(value)}\n`);
     try {
@@ -93,6 +105,7 @@ export const listenImportSocket = async (
           onProgress,
           signal: stopped.signal,
         });
+        await recordRotation(database.db, summary, secrets.sealingKeyId, operator);
         log.info({ resealed: summary.resealed, counts: summary.counts }, 'secrets re-sealed');
         line({ summary, keyIds: secrets.keyIds });
       }
@@ -126,6 +139,8 @@ type RotationLine =
 export const rotateThroughServer = (
   dataDir: string,
   batchSize: number,
+  /** Who runs the command (the audit entry's actor). */
+  user: string,
   onProgress: (progress: ResealProgress) => void,
 ): Promise<{ summary: ResealSummary; keyIds: readonly string[] }> =>
   new Promise((resolve, reject) => {
@@ -133,7 +148,7 @@ export const rotateThroughServer = (
       {
         socketPath: importSocketPath(dataDir),
         method: 'POST',
-        path: `/rotate-secrets?batchSize=${batchSize}`,
+        path: `/rotate-secrets?${new URLSearchParams({ batchSize: String(batchSize), user })}`,
       },
       (res) => {
         let pending = '';

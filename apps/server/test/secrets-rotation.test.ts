@@ -17,6 +17,7 @@ import {
   progressOf,
   proxyLoad,
   readSealedTokens,
+  rotationEntries,
   runCommand,
   SECRET_VALUE,
   sealedValuesOf,
@@ -184,6 +185,24 @@ describe.each(backends.map((backend): [string, TestBackend] => [backend.name, ba
       expect(new Set(tokens.opened)).toEqual(
         new Set(Array.from({ length: TOKENS }, (_, i) => [`access-${i}`, `refresh-${i}`]).flat()),
       );
+      // One audit entry per run that finished (the killed one left none), with the counts before and after.
+      const entries = await rotationEntries(database);
+      expect(entries).toHaveLength(2);
+      const [resumed, again] = entries as [(typeof entries)[0], (typeof entries)[0]];
+      expect(resumed).toMatchObject({
+        outcome: 'success',
+        target: { type: 'secrets', id: 'new' },
+        actor: 'platform-server',
+      });
+      expect(resumed.changes.sealedValues).toEqual({
+        from: { new: expect.any(Number), old: expect.any(Number) },
+        to: { new: SEALED },
+      });
+      expect(resumed.changes.resealed?.to).toBeLessThan(SEALED);
+      expect(again.changes).toEqual({
+        sealedValues: { from: { new: SEALED }, to: { new: SEALED } },
+        resealed: { to: 0 },
+      });
       server = await start(`new:${NEW_KEY}`);
       expect(await proxied(server.url)).toBe(200);
       expect(await metrics(server.url)).toEqual({ new: SEALED });

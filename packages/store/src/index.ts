@@ -16,6 +16,7 @@ export * from './repos/admin/index.ts';
 export * from './repos/environment/index.ts';
 export * as schema from './schema/index.ts';
 export { countSealedValues, type SealedCounts } from './sealed/count-sealed-values.ts';
+export { recordRotation } from './sealed/record-rotation.ts';
 export {
   type ResealOptions,
   type ResealProgress,

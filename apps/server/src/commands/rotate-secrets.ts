@@ -1,3 +1,4 @@
+import { hostname, userInfo } from 'node:os';
 import {
   createSecretBox,
   findUnopenedSecrets,
@@ -5,6 +6,7 @@ import {
   migrate,
   openDatabase,
   type ResealSummary,
+  recordRotation,
   resealValues,
 } from '@platform/store';
 import { ConfigError, loadConfig } from '../config.ts';
@@ -50,7 +52,12 @@ export const rotateSecrets = async (options: { 'batch-size'?: string }): Promise
       process.stderr.write(
         `A server is running at ${owner} on this embedded database: rotating through it.\n`,
       );
-      const { summary, keyIds } = await rotateThroughServer(config.dataDir, batchSize, resealProgress());
+      const { summary, keyIds } = await rotateThroughServer(
+        config.dataDir,
+        batchSize,
+        userInfo().username,
+        resealProgress(),
+      );
       process.stdout.write(summaryLines(summary, keyIds));
       return;
     }
@@ -69,6 +76,11 @@ export const rotateSecrets = async (options: { 'batch-size'?: string }): Promise
       const unopened = await findUnopenedSecrets(database.db, secrets);
       if (unopened) throw new ConfigError(unopened.message);
       const summary = await resealValues(database.db, secrets, { batchSize, onProgress: resealProgress() });
+      // One entry for the whole rotation, once its last batch has committed (docs/deployment.md).
+      await recordRotation(database.db, summary, secrets.sealingKeyId, {
+        user: userInfo().username,
+        host: hostname(),
+      });
       process.stdout.write(summaryLines(summary, secrets.keyIds));
     } finally {
       await database.close();

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { createSecretBox, openDatabase, schema } from '@platform/store';
 import type { TestDatabase } from '@platform/store/testing';
+import { asc, eq } from 'drizzle-orm';
 import { type Listening, listen } from './loopback-servers.ts';
 
 export const OLD_KEY = Buffer.alloc(32, 11).toString('base64');
@@ -93,6 +94,26 @@ export const readSealedTokens = async (
     const rows = await opened.db.select().from(schema.connectorTokens);
     const sealed = rows.flatMap((row) => [row.accessToken, row.refreshToken ?? '']);
     return { sealed, opened: sealed.map((value) => secrets.open(value)) };
+  } finally {
+    await opened.close();
+  }
+};
+
+/** The `secrets.rotate` entries of the audit trail, oldest first (the server on the database stopped). */
+export const rotationEntries = async (database: TestDatabase) => {
+  const opened = await openDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
+  try {
+    const rows = await opened.db
+      .select()
+      .from(schema.auditEntries)
+      .where(eq(schema.auditEntries.action, 'secrets.rotate'))
+      .orderBy(asc(schema.auditEntries.at));
+    return rows.map((row) => ({
+      outcome: row.outcome,
+      target: { type: row.targetType, id: row.targetId },
+      actor: row.actorIssuer,
+      changes: row.changes,
+    }));
   } finally {
     await opened.close();
   }

@@ -25,6 +25,8 @@ export type ResealSummary = {
   resealed: number;
   /** Values this process could not open (sealed under a key it does not hold): left as they are. */
   unopened: number;
+  /** Before the rotation: how many values each key id sealed. */
+  before: SealedCounts;
   /** After the rotation: how many values each key id seals. */
   counts: SealedCounts;
 };
@@ -140,6 +142,7 @@ export const resealValues = async (
   secrets: SecretBox,
   options: ResealOptions,
 ): Promise<ResealSummary> => {
+  const before = await countSealedValues(db, secrets);
   let resealed = 0;
   let unopened = 0;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
@@ -170,5 +173,5 @@ export const resealValues = async (
     // Another pass only for what a concurrent write left under an old key (a replica still sealing with it).
     if (passResealed === 0 || total - passResealed <= unopened) break;
   }
-  return { resealed, unopened, counts: await countSealedValues(db, secrets) };
+  return { resealed, unopened, before, counts: await countSealedValues(db, secrets) };
 };
