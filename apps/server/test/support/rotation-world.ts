@@ -155,7 +155,10 @@ export const proxyLoad = (
     for (let turn = lane; running; turn++) {
       const live = urls();
       const url = live[turn % live.length];
-      if (!url) continue;
+      if (!url) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        continue;
+      }
       sent++;
       try {
         const response = await fetch(`${url}${ENVIRONMENT_PATH}/connectors/${connectorId}/proxy`, {
