@@ -55,7 +55,10 @@ export const listenImportSocket = async (
     const rotation = new URL(req.url ?? '/', 'http://socket');
     if (req.method === 'POST' && rotation.pathname === '/rotate-secrets') {
       const batchSize = Number(rotation.searchParams.get('batchSize'));
-      return rotateSecrets(res, Number.isInteger(batchSize) && batchSize > 0 ? batchSize : 500, {
+      const pause = rotation.searchParams.get('pauseMs');
+      const pauseMs = pause === null || !/^\d+$/.test(pause) ? undefined : Number(pause);
+      const pace = { batchSize: Number.isInteger(batchSize) && batchSize > 0 ? batchSize : 500, pauseMs };
+      return rotateSecrets(res, pace, {
         user: rotation.searchParams.get('user') ?? 'unknown',
         host: hostname(),
       });
@@ -86,7 +89,7 @@ export const listenImportSocket = async (
   /** `platform-server rotate-secrets` on this database: one JSON line per batch, then the summary (or the error). */
   const rotateSecrets = async (
     res: ServerResponse,
-    batchSize: number,
+    pace: { batchSize: number; pauseMs: number | undefined },
     operator: { user: string; host: string },
   ) => {
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });
@@ -101,7 +104,7 @@ export const listenImportSocket = async (
         const stopped = new AbortController();
         res.once('close', () => stopped.abort());
         const summary = await resealValues(database.db, secrets, {
-          batchSize,
+          ...pace,
           onProgress,
           signal: stopped.signal,
         });
@@ -138,7 +141,7 @@ type RotationLine =
  */
 export const rotateThroughServer = (
   dataDir: string,
-  batchSize: number,
+  pace: { batchSize: number; pauseMs: number | undefined },
   /** Who runs the command (the audit entry's actor). */
   user: string,
   onProgress: (progress: ResealProgress) => void,
@@ -148,7 +151,11 @@ export const rotateThroughServer = (
       {
         socketPath: importSocketPath(dataDir),
         method: 'POST',
-        path: `/rotate-secrets?${new URLSearchParams({ batchSize: String(batchSize), user })}`,
+        path: `/rotate-secrets?${new URLSearchParams({
+          batchSize: String(pace.batchSize),
+          ...(pace.pauseMs === undefined ? {} : { pauseMs: String(pace.pauseMs) }),
+          user,
+        })}`,
       },
       (res) => {
         let pending = '';

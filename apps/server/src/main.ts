@@ -11,7 +11,8 @@ Commands:
   import FILE                               upsert a data file (all or nothing; idempotent)
   export [FILE]                             write what the database holds as a data file (stdout without FILE)
   token --sub ID [--roles a,b] [--ttl 1h]   mint a development token (not in production)
-  rotate-secrets [--batch-size 500]         re-seal every stored secret under SECRETS_KEY's first key, online
+  rotate-secrets [--batch-size 500] [--pause-ms N]
+                                            re-seal every stored secret under SECRETS_KEY's first key, online
 
 Configuration comes from environment variables: see docs/configuration.md.`;
 
@@ -24,6 +25,7 @@ const run = async (argv: string[]): Promise<void> => {
       roles: { type: 'string' },
       ttl: { type: 'string' },
       'batch-size': { type: 'string' },
+      'pause-ms': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -18,14 +18,28 @@ import { UsageError } from './usage-error.ts';
 
 /** Values per batch unless --batch-size says otherwise: one short statement each, so servers barely notice. */
 const DEFAULT_BATCH_SIZE = 500;
+/**
+ * On the embedded database the server runs each batch on the event loop that answers its requests (PGlite runs in
+ * its process): smaller batches hold it for less at a time.
+ */
+const EMBEDDED_BATCH_SIZE = 100;
 
-const batchSizeOf = (text: string | undefined): number => {
-  if (text === undefined) return DEFAULT_BATCH_SIZE;
+const batchSizeOf = (text: string | undefined, embedded: boolean): number => {
+  if (text === undefined) return embedded ? EMBEDDED_BATCH_SIZE : DEFAULT_BATCH_SIZE;
   const size = Number(text);
   if (!/^\d+$/.test(text) || size < 1 || size > 10_000) {
     throw new UsageError('--batch-size must be a whole number from 1 to 10000.');
   }
   return size;
+};
+
+const pauseOf = (text: string | undefined): number | undefined => {
+  if (text === undefined) return undefined;
+  const pause = Number(text);
+  if (!/^\d+$/.test(text) || pause > 60_000) {
+    throw new UsageError('--pause-ms must be a whole number of milliseconds from 0 to 60000.');
+  }
+  return pause;
 };
 
 /** The closing lines: how many values each key id seals now, the configured ones first (0 for none). */
@@ -42,9 +56,13 @@ export const summaryLines = (summary: ResealSummary, keyIds: readonly string[]):
  * again; run again when done it finds nothing to do. On the embedded database, a running server does the work
  * (with its own SECRETS_KEY) and this command shows its progress.
  */
-export const rotateSecrets = async (options: { 'batch-size'?: string }): Promise<void> => {
-  const batchSize = batchSizeOf(options['batch-size']);
+export const rotateSecrets = async (options: {
+  'batch-size'?: string;
+  'pause-ms'?: string;
+}): Promise<void> => {
   const config = loadConfig();
+  const batchSize = batchSizeOf(options['batch-size'], config.databaseUrl === undefined);
+  const pauseMs = pauseOf(options['pause-ms']);
   let lock: DataDirLock | undefined;
   if (!config.databaseUrl) {
     const owner = await takeOrFindOwner(config.dataDir, 'rotate-secrets');
@@ -54,7 +72,7 @@ export const rotateSecrets = async (options: { 'batch-size'?: string }): Promise
       );
       const { summary, keyIds } = await rotateThroughServer(
         config.dataDir,
-        batchSize,
+        { batchSize, pauseMs },
         userInfo().username,
         resealProgress(),
       );
@@ -75,7 +93,11 @@ export const rotateSecrets = async (options: { 'batch-size'?: string }): Promise
       // Values this SECRETS_KEY cannot open would stay behind: said before anything is rewritten.
       const unopened = await findUnopenedSecrets(database.db, secrets);
       if (unopened) throw new ConfigError(unopened.message);
-      const summary = await resealValues(database.db, secrets, { batchSize, onProgress: resealProgress() });
+      const summary = await resealValues(database.db, secrets, {
+        batchSize,
+        pauseMs,
+        onProgress: resealProgress(),
+      });
       // One entry for the whole rotation, once its last batch has committed (docs/deployment.md).
       await recordRotation(database.db, summary, secrets.sealingKeyId, {
         user: userInfo().username,

@@ -1,4 +1,4 @@
-import { setImmediate } from 'node:timers/promises';
+import { setImmediate, setTimeout } from 'node:timers/promises';
 import { type SQL, sql } from 'drizzle-orm';
 import { queryRows } from '../query-rows.ts';
 import { SecretOpenError, sealedUnderPrefix } from '../secret-box.ts';
@@ -16,6 +16,11 @@ export type ResealProgress = {
 export type ResealOptions = {
   /** Values per batch; each batch is one statement, so one transaction. */
   batchSize: number;
+  /**
+   * Rest after each batch, in milliseconds; unset, as long as the batch took, so the rotation holds the database and
+   * the processor at most half of its time and the servers beside it keep their latency. 0 runs at full speed.
+   */
+  pauseMs?: number;
   onProgress?: (progress: ResealProgress) => void;
   /** Stops between two batches (what is committed stays; a later run goes on from there). */
   signal?: AbortSignal;
@@ -159,7 +164,10 @@ export const resealValues = async (
         // event loop otherwise): requests of the server doing the rotation, and a stop asked for.
         await setImmediate();
         options.signal?.throwIfAborted();
+        const began = performance.now();
         const batch = await resealBatch(db, secrets, sealed, after, options.batchSize);
+        const pause = options.pauseMs ?? performance.now() - began;
+        if (pause > 0 && batch.looked > 0) await setTimeout(pause);
         done += batch.looked;
         passResealed += batch.resealed;
         unopened += batch.unopened;
