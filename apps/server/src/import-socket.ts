@@ -26,6 +26,14 @@ import type { Logger } from 'pino';
 export const importSocketPath = (dataDir: string): string => join(dataDir, 'import.sock');
 
 const MAX_BYTES = 256 * 1024 * 1024;
+
+/**
+ * The pace of a rotation the server does for `platform-server rotate-secrets` on the embedded database. PGlite runs
+ * in this process, so each batch holds the event loop that answers requests while it runs: small batches (a few
+ * milliseconds each), and a rest of four times each batch's duration after it, so requests wait little and seldom.
+ */
+export const EMBEDDED_BATCH_SIZE = 25;
+const EMBEDDED_REST_RATIO = 4;
 /** A client that stops sending in the middle of the file is cut off after this long. */
 const IDLE_MS = 30_000;
 
@@ -57,7 +65,11 @@ export const listenImportSocket = async (
       const batchSize = Number(rotation.searchParams.get('batchSize'));
       const pause = rotation.searchParams.get('pauseMs');
       const pauseMs = pause === null || !/^\d+$/.test(pause) ? undefined : Number(pause);
-      const pace = { batchSize: Number.isInteger(batchSize) && batchSize > 0 ? batchSize : 500, pauseMs };
+      const pace = {
+        batchSize: Number.isInteger(batchSize) && batchSize > 0 ? batchSize : EMBEDDED_BATCH_SIZE,
+        pauseMs,
+        restRatio: EMBEDDED_REST_RATIO,
+      };
       return rotateSecrets(res, pace, {
         user: rotation.searchParams.get('user') ?? 'unknown',
         host: hostname(),
@@ -89,7 +101,7 @@ export const listenImportSocket = async (
   /** `platform-server rotate-secrets` on this database: one JSON line per batch, then the summary (or the error). */
   const rotateSecrets = async (
     res: ServerResponse,
-    pace: { batchSize: number; pauseMs: number | undefined },
+    pace: { batchSize: number; pauseMs: number | undefined; restRatio: number },
     operator: { user: string; host: string },
   ) => {
     res.writeHead(200, { 'content-type': 'application/x-ndjson' });

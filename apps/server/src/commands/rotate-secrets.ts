@@ -12,18 +12,12 @@ import {
 import { ConfigError, loadConfig } from '../config.ts';
 import type { DataDirLock } from '../data-dir-lock.ts';
 import { takeOrFindOwner } from '../data-dir-owner.ts';
-import { rotateThroughServer } from '../import-socket.ts';
+import { EMBEDDED_BATCH_SIZE, rotateThroughServer } from '../import-socket.ts';
 import { resealProgress } from '../reseal-progress.ts';
 import { UsageError } from './usage-error.ts';
 
 /** Values per batch unless --batch-size says otherwise: one short statement each, so servers barely notice. */
 const DEFAULT_BATCH_SIZE = 500;
-/**
- * On the embedded database the server runs each batch on the event loop that answers its requests (PGlite runs in
- * its process): smaller batches hold it for less at a time.
- */
-const EMBEDDED_BATCH_SIZE = 100;
-
 const batchSizeOf = (text: string | undefined, embedded: boolean): number => {
   if (text === undefined) return embedded ? EMBEDDED_BATCH_SIZE : DEFAULT_BATCH_SIZE;
   const size = Number(text);

@@ -17,10 +17,13 @@ export type ResealOptions = {
   /** Values per batch; each batch is one statement, so one transaction. */
   batchSize: number;
   /**
-   * Rest after each batch, in milliseconds; unset, as long as the batch took, so the rotation holds the database and
-   * the processor at most half of its time and the servers beside it keep their latency. 0 runs at full speed.
+   * Rest after each batch, in milliseconds; unset, `restRatio` times as long as the batch took, so the rotation holds
+   * the database and the processor a bounded share of its time and the servers beside it keep their latency. 0 runs
+   * at full speed.
    */
   pauseMs?: number;
+  /** The rest after each batch as a multiple of its duration, when `pauseMs` is unset (1 by default: half the time). */
+  restRatio?: number;
   onProgress?: (progress: ResealProgress) => void;
   /** Stops between two batches (what is committed stays; a later run goes on from there). */
   signal?: AbortSignal;
@@ -123,11 +126,23 @@ const resealBatch = async (
       ),
       sql` and `,
     );
+    // The batch's key range bounds the rows the join reads: an index range, not the whole table, per batch.
+    const bound = (row: Record<string, string>) =>
+      sql.join(
+        sealed.key.map((key, index) => sql`${row[`k${index}`]}::${sql.raw(key.type)}`),
+        sql`, `,
+      );
+    const qualifiedKeys = sql.join(
+      sealed.key.map((key) => sql`${table}.${sql.identifier(key.name)}`),
+      sql`, `,
+    );
     const updated = await queryRows(
       db,
       sql`update ${table} set ${column} = v.resealed
           from jsonb_to_recordset(${JSON.stringify(changes)}::jsonb) as v(${recordType})
           where ${matches} and ${table}.${column} = v.sealed
+            and (${qualifiedKeys}) >= (${bound(changes[0] as Record<string, string>)})
+            and (${qualifiedKeys}) <= (${bound(changes.at(-1) as Record<string, string>)})
           returning 1`,
     );
     resealed = updated.length;
@@ -166,7 +181,7 @@ export const resealValues = async (
         options.signal?.throwIfAborted();
         const began = performance.now();
         const batch = await resealBatch(db, secrets, sealed, after, options.batchSize);
-        const pause = options.pauseMs ?? performance.now() - began;
+        const pause = options.pauseMs ?? (performance.now() - began) * (options.restRatio ?? 1);
         if (pause > 0 && batch.looked > 0) await setTimeout(pause);
         done += batch.looked;
         passResealed += batch.resealed;
