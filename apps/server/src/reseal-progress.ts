@@ -15,7 +15,7 @@ export const resealProgress = (stream: NodeJS.WriteStream = process.stderr) => {
   return ({ done, total }: ResealProgress) => {
     if (!bar) {
       bar = new SingleBar(
-        { stream, format: 'Re-sealing |{bar}| {percentage}% {value}/{total} values, {eta_formatted} left' },
+        { stream, format: 'Re-sealing |{bar}| {percentage}% {value}/{total} values, {duration_formatted}' },
         Presets.shades_classic,
       );
       bar.start(total, done);

@@ -40,7 +40,8 @@ const pauseOf = (text: string | undefined): number | undefined => {
 export const summaryLines = (summary: ResealSummary, keyIds: readonly string[]): string => {
   const ids = [...keyIds, ...Object.keys(summary.counts).filter((id) => !keyIds.includes(id))];
   const lines = [`Re-sealed ${summary.resealed} values under key ${keyIds[0]}.`, 'Sealed values per key id:'];
-  for (const id of ids) lines.push(`  ${id}  ${summary.counts[id] ?? 0}`);
+  const width = Math.max(...ids.map((id) => id.length));
+  for (const id of ids) lines.push(`  ${id.padEnd(width)}  ${summary.counts[id] ?? 0}`);
   return `${lines.join('\n')}\n`;
 };
 
