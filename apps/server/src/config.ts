@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isIP, isIPv4 } from 'node:net';
 import { availableParallelism, totalmem } from 'node:os';
 import { resolve } from 'node:path';
+import { secretsKeysProblem } from '@platform/store/secrets-keys';
 import { z } from 'zod';
 
 const seconds = (fallback: number) =>
@@ -118,10 +119,11 @@ const Env = z.object({
   SECRETS_KEY: optionalText.pipe(
     z
       .string()
-      .refine(
-        (v) => Buffer.from(v, 'base64').length === 32,
-        'must be 32 bytes, base64-encoded (openssl rand -base64 32)',
-      )
+      .superRefine((text, context) => {
+        // One key, or several as id:base64,... (docs/configuration.md, "Secrets keys"): the rule, never the value.
+        const problem = secretsKeysProblem(text);
+        if (problem) context.addIssue({ code: 'custom', message: problem });
+      })
       .optional(),
   ),
   PROXY_ALLOW_PRIVATE_NETWORKS: bool(false),
@@ -304,7 +306,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
   const production = !DEVELOPMENT_ENVIRONMENTS.includes(nodeEnv);
   if (!embedded && !e.SECRETS_KEY) {
     throw new ConfigError(
-      'SECRETS_KEY is required with DATABASE_URL: set it to 32 random bytes, base64 (openssl rand -base64 32).',
+      'SECRETS_KEY is required with DATABASE_URL: set it to 32 random bytes, base64 (openssl rand -base64 32), or to several keys as id:base64,id:base64.',
     );
   }
   if (e.METRICS_PORT !== undefined && e.METRICS_PORT === e.PORT && e.PORT !== 0) {

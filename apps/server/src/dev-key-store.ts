@@ -1,8 +1,5 @@
 import type { DevKeyStore } from '@platform/api/dev-issuer';
-import { type Db, loadOrStoreSharedValue, type SecretBox } from '@platform/store';
-
-/** The development issuer's signing key in platform_meta (PostgreSQL only). */
-const DEV_KEY = 'dev-issuer-signing-key';
+import { type Db, DEV_ISSUER_KEY_META, loadOrStoreSharedValue, type SecretBox } from '@platform/store';
 
 /**
  * PostgreSQL: the development issuer's signing key lives in the database, sealed with SECRETS_KEY, so that every
@@ -13,6 +10,8 @@ export const sharedDevKeyStore =
   async (create) =>
     JSON.parse(
       secrets.open(
-        await loadOrStoreSharedValue(db, DEV_KEY, async () => secrets.seal(JSON.stringify(await create()))),
+        await loadOrStoreSharedValue(db, DEV_ISSUER_KEY_META, async () =>
+          secrets.seal(JSON.stringify(await create())),
+        ),
       ),
     );

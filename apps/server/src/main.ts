@@ -11,6 +11,8 @@ Commands:
   import FILE                               upsert a data file (all or nothing; idempotent)
   export [FILE]                             write what the database holds as a data file (stdout without FILE)
   token --sub ID [--roles a,b] [--ttl 1h]   mint a development token (not in production)
+  rotate-secrets [--batch-size 500] [--pause-ms N]
+                                            re-seal every stored secret under SECRETS_KEY's first key, online
 
 Configuration comes from environment variables: see docs/configuration.md.`;
 
@@ -22,6 +24,8 @@ const run = async (argv: string[]): Promise<void> => {
       sub: { type: 'string' },
       roles: { type: 'string' },
       ttl: { type: 'string' },
+      'batch-size': { type: 'string' },
+      'pause-ms': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -40,6 +44,8 @@ const run = async (argv: string[]): Promise<void> => {
       return (await import('./commands/import.ts')).importFile(rest[0]);
     case 'export':
       return (await import('./commands/export.ts')).exportFile(rest[0]);
+    case 'rotate-secrets':
+      return (await import('./commands/rotate-secrets.ts')).rotateSecrets(values);
     case 'token':
       return (await import('./commands/token.ts')).token(values);
     default:

@@ -25,6 +25,7 @@ import {
   loadOrCreateSecretsKey,
   migrate,
   openDatabase,
+  parseSecretsKeys,
   repointDemoConnectors,
   sealClearAuthObjects,
   seedDemoData,
@@ -44,6 +45,7 @@ import { listenMetrics } from './metrics-listener.ts';
 import { answerRaw } from './raw-answer.ts';
 import { ResponsesInFlight } from './responses-in-flight.ts';
 import { createRuntimePool } from './runtime/runtime-pool.ts';
+import { registerSealedValuesGauge } from './sealed-values-gauge.ts';
 import { serverVersion } from './server-version.ts';
 import { publishDemoConnectors } from './stand-in/demo-connectors.ts';
 import { standInOf } from './stand-in/stand-in.ts';
@@ -135,18 +137,17 @@ export const startPlatform = async (
     const key = await secretsKey;
     const secrets = createSecretBox(key);
     phases.secretsKey ??= 0;
-    // Said at start, not found at first use; the server starts anyway: the way back is to set them again.
-    const unopened = await findUnopenedSecrets(database.db, key);
-    if (unopened) {
-      const { message, ...fields } = unopened;
-      log.error(fields, message);
-    }
+    // Found at start, not at first use: a replica that cannot open every stored value never serves
+    // (docs/configuration.md, "Secrets keys"); the message names the key ids and their counts, never a value.
+    const unopened = await findUnopenedSecrets(database.db, secrets);
+    if (unopened) throw new ConfigError(unopened.message);
     const sealed = await sealClearAuthObjects(database.db, secrets);
     if (sealed > 0) log.info({ rows: sealed }, 'authorization fields stored in clear before are sealed now');
 
     const stopRetention = startAuditRetention(database, config.auditRetentionDays, log);
     cleanups.push(async () => stopRetention());
     const metrics = new Registry();
+    registerSealedValuesGauge(metrics, database, secrets);
     // Reads answered from memory until a write: this process's own (the transports drop the cache after each
     // non-GET operation) or anyone's (the database's change notifications). Not while notifications could be missed.
     let live = () => false;
@@ -163,7 +164,7 @@ export const startPlatform = async (
     live = () => changes.live;
     if (!config.databaseUrl) {
       cleanups.push(
-        await listenImportSocket(config.dataDir, database, log, () => {
+        await listenImportSocket(config.dataDir, database, secrets, log, () => {
           reads.invalidate();
           configurationChanged();
         }),
@@ -211,7 +212,8 @@ export const startPlatform = async (
 
     // Development only: the stand-in API the demo connectors call, and the proxy's exemption for exactly it.
     const port = (server.address() as AddressInfo).port;
-    const standIn = standInOf(config, devIssuer !== undefined, port, key);
+    // The stand-in's credentials follow the sealing key, as the demo connectors' sealed ones do.
+    const standIn = standInOf(config, devIssuer !== undefined, port, sealingKeyText(key));
     if (standIn && demoLoaded) {
       const published = await publishDemoConnectors({
         database,
@@ -364,6 +366,9 @@ export const startPlatform = async (
     throw error;
   }
 };
+
+/** The sealing (first) key's base64 text: the whole of SECRETS_KEY when it is one bare key, as before key ids. */
+const sealingKeyText = (secretsKey: string): string => parseSecretsKeys(secretsKey)[0]?.base64 ?? secretsKey;
 
 /** DEV_ISSUER=false without AUTH_ISSUER: no issuer, so every protected route answers 401. */
 const refuseEveryToken = (issuer: string): TokenVerifier => ({

@@ -65,6 +65,37 @@ describe('the configuration', () => {
     for (const [env, message] of cases) expect(() => loadConfig(env), JSON.stringify(env)).toThrow(message);
   });
 
+  it('takes SECRETS_KEY as one key or several id:base64 keys, and names the rule a key breaks, never a key', () => {
+    const key = Buffer.alloc(32, 3).toString('base64');
+    const short = Buffer.alloc(16, 4).toString('base64');
+    expect(loadConfig({ SECRETS_KEY: key }).secretsKey).toBe(key);
+    expect(
+      loadConfig({ SECRETS_KEY: `new:${key},old:${Buffer.alloc(32, 5).toString('base64')}` }).secretsKey,
+    ).toMatch(/^new:/);
+    const cases: [string, string][] = [
+      [
+        short,
+        'SECRETS_KEY is not valid: the key must be 32 bytes, base64-encoded (openssl rand -base64 32).',
+      ],
+      [`new:${key},old:${short}`, 'SECRETS_KEY is not valid: key old must be 32 bytes, base64-encoded'],
+      [`New:${key}`, "SECRETS_KEY is not valid: key 1's id must be 1 to 32 of a-z, 0-9 and -."],
+      [
+        `new:${key},${key}`,
+        'SECRETS_KEY is not valid: key 2 must be written id:base64 when several keys are given.',
+      ],
+      [`a:${key},a:${key}`, 'SECRETS_KEY is not valid: the key id a is given twice.'],
+    ];
+    for (const [value, message] of cases) {
+      expect(() => loadConfig({ SECRETS_KEY: value }), value).toThrow(message);
+      try {
+        loadConfig({ SECRETS_KEY: value });
+      } catch (error) {
+        expect((error as Error).message).not.toContain(key);
+        expect((error as Error).message).not.toContain(short);
+      }
+    }
+  });
+
   it('checks HOST, AUTH_ISSUER, PUBLIC_URL and DATABASE_URL at start, never printing the value', () => {
     const cases: [Record<string, string>, string, string][] = [
       [{ HOST: 's3cr3t host' }, 'HOST is not valid: must be an IP address or a host name', 's3cr3t'],

@@ -1,7 +1,7 @@
 /**
- * SECRETS_KEY against the secrets already stored, as an operator meets it: the real bin restarted on the same data
- * with another key says at start, in one error line, how many secrets it cannot open and which key sealed them,
- * starts anyway (the way back is to set them again), and the connector that needs one answers 500 until then.
+ * SECRETS_KEY against the secrets already stored, as an operator meets it: the real bins restarted on the same data
+ * with keys that do not open them refuse to start, in one line naming the key ids and how many values each seals
+ * (never a key or a value) and what to do; with the key that sealed them they start again.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -14,14 +14,31 @@ import { publishStaticKeyConnector } from './support/static-connector.ts';
 
 const SEALING_KEY = Buffer.alloc(32, 7).toString('base64');
 const OTHER_KEY = Buffer.alloc(32, 9).toString('base64');
-/** secretKeyId of each: the first 8 hex digits of sha256 of the key's bytes. */
-const keyIdOf = async (key: string) =>
-  Buffer.from(await crypto.subtle.digest('SHA-256', Buffer.from(key, 'base64')))
-    .toString('hex')
-    .slice(0, 8);
+const BIN = fileURLToPath(new URL('../bin/platform-server.js', import.meta.url));
 
 const backends = await testBackends();
 const PROXY_BIN = fileURLToPath(new URL('../../../packages/proxy/bin/connector-proxy.js', import.meta.url));
+
+/** `platform-server start` that is expected to refuse: its exit code and output (or a kill after 60 s). */
+const refusedStart = async (
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> => {
+  const child = spawn(process.execPath, [BIN, 'start'], {
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(timer);
+  return { code, output };
+};
 
 /** The `connector-proxy` bin's output until it listens (or 30 s), then SIGTERM. */
 const proxyStartOutput = async (env: Record<string, string>): Promise<string> => {
@@ -77,7 +94,7 @@ describe.each(backends.map((backend): [string, TestBackend] => [backend.name, ba
           value: 'kept-secret',
         });
         proxyPath = `/grafx/api/v1/environment/acme-prod/connectors/${id}/proxy`;
-        expect(server.output.join('')).not.toMatch(/does not open/);
+        expect(server.output.join('')).not.toMatch(/does not hold/);
       } finally {
         await server.stop();
       }
@@ -88,54 +105,64 @@ describe.each(backends.map((backend): [string, TestBackend] => [backend.name, ba
       await database?.close();
     });
 
-    it('says so at start in one error line, starts, and answers 500 for the secret it cannot open', async () => {
-      const server = await start(OTHER_KEY);
-      try {
-        const lines = server.output
-          .join('')
-          .split('\n')
-          .filter((line) => line.includes('does not open'));
-        expect(lines).toHaveLength(1);
-        const line = JSON.parse(lines[0]!) as Record<string, unknown>;
-        expect(line).toMatchObject({
-          level: 50,
-          keyId: await keyIdOf(OTHER_KEY),
-          sealedUnder: [await keyIdOf(SEALING_KEY)],
-        });
-        expect(line.secrets).toBe(line.stored);
-        expect(line.stored).toBeGreaterThanOrEqual(1);
-        expect(lines[0]).not.toContain(OTHER_KEY);
-        expect(lines[0]).not.toContain('kept-secret');
-        const proxied = await fetch(`${server.url}${proxyPath}`, {
-          headers: { authorization, 'x-grafx-proxy-external-url': 'http://127.0.0.1:9/items' },
-        });
-        expect(proxied.status).toBe(500);
-        expect(await proxied.text()).not.toContain('kept-secret');
-      } finally {
-        await server.stop();
-      }
+    const refused = (key: string) =>
+      refusedStart({
+        DATA_DIR: database.dataDir,
+        ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+        AUTH_ISSUER: issuer.url,
+        SECRETS_KEY: key,
+        LOG_LEVEL: 'warn',
+      });
+
+    it('refuses to start without the key id that sealed them, naming it and its count, never a value', async () => {
+      const { code, output } = await refused(`other:${OTHER_KEY}`);
+      expect(code).toBe(2);
+      const lines = output.split('\n').filter((line) => line.includes('does not hold'));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(
+        /^Configuration error: \d+ stored secret values? (is|are) sealed under key ids SECRETS_KEY does not hold: default \(\d+ values?\)\. Add those keys back to SECRETS_KEY .*rotate-secrets/,
+      );
+      for (const secret of [OTHER_KEY, SEALING_KEY, 'kept-secret']) expect(output).not.toContain(secret);
+    }, 120_000);
+
+    it('refuses to start with another key under the id that sealed them, naming the id', async () => {
+      const { code, output } = await refused(OTHER_KEY);
+      expect(code).toBe(2);
+      expect(output).toMatch(
+        /Configuration error: SECRETS_KEY's key default is not the key that sealed the values stored under that id/,
+      );
+      for (const secret of [OTHER_KEY, SEALING_KEY, 'kept-secret']) expect(output).not.toContain(secret);
     }, 120_000);
 
     it.skipIf(backend.name !== 'postgres')(
-      'is said by the connector-proxy bin at its start too',
+      'is refused by the connector-proxy bin at its start too',
       async () => {
         const env = { DATABASE_URL: database.databaseUrl ?? '', AUTH_ISSUER: issuer.url };
-        const other = await proxyStartOutput({ ...env, SECRETS_KEY: OTHER_KEY });
-        expect(other).toContain('connector proxy listening');
-        const lines = other.split('\n').filter((line) => line.includes('does not open'));
-        expect(lines).toHaveLength(1);
-        expect(JSON.parse(lines[0]!)).toMatchObject({ level: 50, sealedUnder: [await keyIdOf(SEALING_KEY)] });
-        const same = await proxyStartOutput({ ...env, SECRETS_KEY: SEALING_KEY });
+        const other = await proxyStartOutput({ ...env, SECRETS_KEY: `other:${OTHER_KEY}` });
+        expect(other).not.toContain('connector proxy listening');
+        expect(other).toMatch(
+          /connector-proxy: \d+ stored secret values? (is|are) sealed under key ids SECRETS_KEY does not hold: default/,
+        );
+        expect(other).not.toContain(OTHER_KEY);
+        const same = await proxyStartOutput({
+          ...env,
+          SECRETS_KEY: `other:${OTHER_KEY},default:${SEALING_KEY}`,
+        });
         expect(same).toContain('connector proxy listening');
-        expect(same).not.toContain('does not open');
+        expect(same).not.toContain('does not hold');
       },
       90_000,
     );
 
-    it('says nothing once it runs with the key that sealed them again', async () => {
-      const server = await start(SEALING_KEY);
+    it('starts once it holds the key that sealed them again, under any first key', async () => {
+      const server = await start(`other:${OTHER_KEY},default:${SEALING_KEY}`);
       try {
-        expect(server.output.join('')).not.toMatch(/does not open/);
+        expect(server.output.join('')).not.toMatch(/does not hold|is not the key/);
+        const proxied = await fetch(`${server.url}${proxyPath}`, {
+          headers: { authorization, 'x-grafx-proxy-external-url': 'http://127.0.0.1:9/items' },
+        });
+        // Opened: the request goes on to the (closed) target and fails there, not on the secret.
+        expect(proxied.status).not.toBe(500);
       } finally {
         await server.stop();
       }

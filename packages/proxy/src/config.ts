@@ -1,3 +1,4 @@
+import { secretsKeysProblem } from '@platform/store/secrets-keys';
 import { z } from 'zod';
 
 /**
@@ -16,12 +17,11 @@ const Config = z
     HOST: z.string().min(1).default('127.0.0.1'),
     PUBLIC_URL: z.url().optional(),
     DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'a postgres:// URL'),
-    SECRETS_KEY: z
-      .string()
-      .refine(
-        (v) => Buffer.from(v, 'base64').length === 32,
-        'the 32-byte base64 key the platform server encrypts connector secrets with',
-      ),
+    // The platform server's keys: one, or several as id:base64,... (the first seals, every one opens).
+    SECRETS_KEY: z.string().superRefine((text, context) => {
+      const problem = secretsKeysProblem(text);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }),
     AUTH_ISSUER: z.url(),
     AUTH_AUDIENCE: z.string().min(1).default('platform-api'),
     PROXY_ALLOW_PRIVATE_NETWORKS: flag,

@@ -40,14 +40,14 @@ const config = configOrExit();
 const log = pino({ level: config.LOG_LEVEL, name: 'connector-proxy' });
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: tmpdir() });
 const secrets = createSecretBox(config.SECRETS_KEY);
-// As the server does (docs/configuration.md): a key that does not open the stored secrets is said at start.
-const unopened = await findUnopenedSecrets(database.db, config.SECRETS_KEY).catch((error: unknown) => {
+// As the server does (docs/configuration.md): values sealed under a key SECRETS_KEY does not hold refuse the start.
+const unopened = await findUnopenedSecrets(database.db, secrets).catch((error: unknown) => {
   process.stderr.write(`connector-proxy: the database cannot be read: ${(error as Error).message}\n`);
   process.exit(1);
 });
 if (unopened) {
-  const { message, ...fields } = unopened;
-  log.error(fields, message);
+  process.stderr.write(`connector-proxy: ${unopened.message}\n`);
+  process.exit(2);
 }
 const registry = new Registry();
 collectDefaultMetrics({ register: registry });

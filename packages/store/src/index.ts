@@ -15,7 +15,18 @@ export { ingestRenderEvents, type RenderEventInput } from './renders/ingest-rend
 export * from './repos/admin/index.ts';
 export * from './repos/environment/index.ts';
 export * as schema from './schema/index.ts';
-export { createSecretBox, SecretOpenError, secretKeyId } from './secret-box.ts';
+export { countSealedValues, type SealedCounts } from './sealed/count-sealed-values.ts';
+export { recordRotation } from './sealed/record-rotation.ts';
+export {
+  type ResealOptions,
+  type ResealProgress,
+  type ResealSummary,
+  resealValues,
+} from './sealed/reseal-values.ts';
+export { DEV_ISSUER_KEY_META, SEALED_COLUMNS, type SealedColumn } from './sealed/sealed-columns.ts';
+export { findUnopenedSecrets, type UnopenedSecrets } from './sealed/unopened-secrets.ts';
+export { createSecretBox, SecretOpenError, sealedUnderPrefix } from './secret-box.ts';
 export { loadOrCreateSecretsKey } from './secrets-key.ts';
+export { DEFAULT_KEY_ID, keyFingerprint, parseSecretsKeys, type SecretsKey } from './secrets-keys.ts';
 export { STANDARD_SUBJECT_TYPES } from './subject-types.ts';
 export type { ChangeWatch, Database, Db, SecretBox } from './types.ts';

@@ -1,26 +1,14 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { ServiceError, ValidationError } from '@platform/core';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { ServiceError } from '@platform/core';
+import { keyFingerprint, parseSecretsKeys, type SecretsKey } from './secrets-keys.ts';
 import type { SecretBox } from './types.ts';
 
-const VERSION = 'v1';
+/** The envelope this version seals: `v2.<key id>.<iv>.<ciphertext+tag>`, the key id as configured. */
+const VERSION = 'v2';
+/** Sealed before key ids were named: `v1.<key fingerprint>.<iv>.<ciphertext+tag>`; opened, never sealed. */
+const LEGACY_VERSION = 'v1';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
-
-type Key = { id: string; bytes: Buffer };
-
-/** First 8 hex characters of sha256(key): names the key inside each sealed value without revealing it. */
-export const secretKeyId = (key: Buffer): string =>
-  createHash('sha256').update(key).digest('hex').slice(0, 8);
-
-const decodeKey = (keyBase64: string): Key => {
-  const bytes = Buffer.from(keyBase64.trim(), 'base64');
-  if (bytes.length !== 32) {
-    throw new ValidationError('The secrets key must be 32 bytes, base64 encoded.', {
-      SECRETS_KEY: [`decodes to ${bytes.length} bytes, expected 32`],
-    });
-  }
-  return { id: secretKeyId(bytes), bytes };
-};
 
 /** A sealed value that cannot be opened: tampered with, truncated, or sealed under a key that is not configured. */
 export class SecretOpenError extends ServiceError {
@@ -34,48 +22,67 @@ export class SecretOpenError extends ServiceError {
 const unreadable = (why: string) => new SecretOpenError(why);
 
 /**
- * AES-256-GCM under `currentKeyBase64`, sealed as `v1.<keyId>.<iv>.<ciphertext+tag>` (base64url parts).
- * Values sealed under one of `previousKeys` still open, so a key can be rotated without rewriting every row at once.
+ * AES-256-GCM under the first key of `secretsKey` (SECRETS_KEY: one bare base64 key, or `id:base64,...`), sealed as
+ * `v2.<keyId>.<iv>.<ciphertext+tag>` (base64url parts). Values sealed under any configured key open, and so do
+ * those an earlier version sealed (`v1`, named by key fingerprint): a key is rotated without rewriting every value
+ * at once (`platform-server rotate-secrets` rewrites them in the background).
  */
-export const createSecretBox = (
-  currentKeyBase64: string,
-  previousKeys: readonly string[] = [],
-): SecretBox => {
-  const current = decodeKey(currentKeyBase64);
-  const keys = new Map<string, Key>();
-  for (const key of [current, ...previousKeys.map(decodeKey)]) if (!keys.has(key.id)) keys.set(key.id, key);
+export const createSecretBox = (secretsKey: string): SecretBox => {
+  const keys = parseSecretsKeys(secretsKey);
+  const sealing = keys[0] as SecretsKey;
+  const byId = new Map(keys.map((key) => [key.id, key] as const));
+  const byFingerprint = new Map(keys.map((key) => [keyFingerprint(key.bytes), key] as const));
+  const sealingAad = Buffer.from(`${VERSION}.${sealing.id}`);
 
   return {
+    sealingKeyId: sealing.id,
+    keyIds: keys.map((key) => key.id),
+    // A `v1` envelope names its key's fingerprint: the configured key with it, or the fingerprint when none has it.
+    keyIdOf: (version, envelopeId) =>
+      version === LEGACY_VERSION ? (byFingerprint.get(envelopeId)?.id ?? envelopeId) : envelopeId,
     seal(plaintext) {
       const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv('aes-256-gcm', current.bytes, iv);
+      const cipher = createCipheriv('aes-256-gcm', sealing.bytes, iv);
       // The version and key id are bound as associated data: moving a value to another envelope fails to open.
-      cipher.setAAD(Buffer.from(`${VERSION}.${current.id}`));
+      cipher.setAAD(sealingAad);
       const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
-      return [VERSION, current.id, iv.toString('base64url'), body.toString('base64url')].join('.');
+      return [VERSION, sealing.id, iv.toString('base64url'), body.toString('base64url')].join('.');
     },
     open(sealed) {
       const parts = sealed.split('.');
-      const [version, keyId, ivText, bodyText] = parts;
-      if (parts.length !== 4 || version !== VERSION || !keyId || !ivText || bodyText === undefined) {
+      const [version, envelopeId, ivText, bodyText] = parts;
+      if (
+        parts.length !== 4 ||
+        (version !== VERSION && version !== LEGACY_VERSION) ||
+        !envelopeId ||
+        !ivText ||
+        bodyText === undefined
+      ) {
         throw unreadable('not a sealed value');
       }
-      const key = keys.get(keyId);
-      if (!key) throw unreadable(`it was sealed under key ${keyId}, which is not configured`);
+      const key = version === VERSION ? byId.get(envelopeId) : byFingerprint.get(envelopeId);
+      if (!key) {
+        throw unreadable(`it was sealed under key ${envelopeId}, which SECRETS_KEY does not hold`);
+      }
       const iv = Buffer.from(ivText, 'base64url');
       const body = Buffer.from(bodyText, 'base64url');
       if (iv.length !== IV_BYTES || body.length < TAG_BYTES) throw unreadable('the envelope is malformed');
       try {
         const decipher = createDecipheriv('aes-256-gcm', key.bytes, iv);
-        decipher.setAAD(Buffer.from(`${VERSION}.${keyId}`));
+        decipher.setAAD(Buffer.from(`${version}.${envelopeId}`));
         decipher.setAuthTag(body.subarray(body.length - TAG_BYTES));
         return Buffer.concat([
           decipher.update(body.subarray(0, body.length - TAG_BYTES)),
           decipher.final(),
         ]).toString('utf8');
       } catch {
-        throw unreadable('it was altered or sealed under another key');
+        throw unreadable(
+          `it was altered, or sealed under another key than the one SECRETS_KEY names ${key.id}`,
+        );
       }
     },
   };
 };
+
+/** How every value sealed under `keyId` by this version begins (a SQL `like` prefix: ids hold no wildcard). */
+export const sealedUnderPrefix = (keyId: string): string => `${VERSION}.${keyId}.`;

@@ -39,6 +39,12 @@ export type ChangeWatch = {
 
 /** AES-256-GCM envelope for secrets at rest; the key id travels inside the sealed string so keys can rotate. */
 export type SecretBox = {
+  /** The id of the key that seals (SECRETS_KEY's first). */
+  readonly sealingKeyId: string;
+  /** Every configured key id, the sealing one first. */
+  readonly keyIds: readonly string[];
+  /** The key id a sealed value's envelope parts (`version`, the id it names) stand for, configured or not. */
+  keyIdOf(version: string, envelopeId: string): string;
   seal(plaintext: string): string;
   open(sealed: string): string;
 };

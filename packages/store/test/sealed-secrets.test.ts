@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  countSealedValues,
   createSecretBox,
   findUnopenedSecrets,
   insertConnector,
+  keyFingerprint,
   queryRows,
   schema,
   sealClearAuthObjects,
-  secretKeyId,
   seedDemoData,
   setConnectorAuth,
 } from '../src/index.ts';
@@ -16,7 +17,6 @@ import { type TestDatabase, testBackends } from '../src/test-support.ts';
 
 const KEY_A = Buffer.alloc(32, 1).toString('base64');
 const KEY_B = Buffer.alloc(32, 2).toString('base64');
-const idOf = (key: string) => secretKeyId(Buffer.from(key, 'base64'));
 
 describe.each(await testBackends())(
   'secrets sealed under a key the server does not hold, on $name',
@@ -67,18 +67,37 @@ describe.each(await testBackends())(
     const row = async () =>
       (await database.db.select().from(schema.connectorAuth).where(eq(schema.connectorAuth.id, authId)))[0]!;
 
-    it('are counted by the key that sealed them, and none under the key that did', async () => {
-      expect(await findUnopenedSecrets(database.db, KEY_A)).toBeUndefined();
-      const unopened = await findUnopenedSecrets(database.db, KEY_B);
-      expect(unopened).toMatchObject({
-        keyId: idOf(KEY_B),
-        sealedUnder: [idOf(KEY_A)],
-        secrets: 1,
-        stored: 1,
-      });
+    it('are counted by the key id that sealed them, and none when SECRETS_KEY holds it', async () => {
+      expect(await findUnopenedSecrets(database.db, createSecretBox(KEY_A))).toBeUndefined();
+      expect(
+        await findUnopenedSecrets(database.db, createSecretBox(`new:${KEY_B},default:${KEY_A}`)),
+      ).toBeUndefined();
+      const unopened = await findUnopenedSecrets(database.db, createSecretBox(`new:${KEY_B}`));
+      expect(unopened).toMatchObject({ missing: { default: 1 }, mismatched: [] });
       expect(unopened?.message).toMatch(
-        /^SECRETS_KEY \(key id [0-9a-f]{8}\) does not open 1 of the 1 stored/,
+        /^1 stored secret value is sealed under key ids SECRETS_KEY does not hold: default \(1 value\)\. Add those keys back/,
       );
+      expect(unopened?.message).toContain('rotate-secrets');
+    });
+
+    it('say which key id SECRETS_KEY holds with other bytes than those that sealed', async () => {
+      const unopened = await findUnopenedSecrets(database.db, createSecretBox(`default:${KEY_B}`));
+      expect(unopened).toMatchObject({ missing: {}, mismatched: ['default'] });
+      expect(unopened?.message).toMatch(
+        /key default is not the key that sealed the values stored under that id/,
+      );
+    });
+
+    it('name a value sealed before key ids by its key fingerprint, or by the configured key with it', async () => {
+      const legacy = `v1.${keyFingerprint(Buffer.from(KEY_A, 'base64'))}.AAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAA`;
+      await database.db
+        .update(schema.connectorAuth)
+        .set({ secretData: legacy })
+        .where(eq(schema.connectorAuth.id, authId));
+      expect(await countSealedValues(database.db, createSecretBox(`a:${KEY_A}`))).toEqual({ a: 1 });
+      expect(await findUnopenedSecrets(database.db, createSecretBox(KEY_B))).toMatchObject({
+        missing: { [keyFingerprint(Buffer.from(KEY_A, 'base64'))]: 1 },
+      });
     });
 
     it('keep their clear fields until a start with the key that sealed them moves them', async () => {

@@ -180,6 +180,9 @@ export const seededDatabase = async (backend: TestBackend): Promise<TestDatabase
 const log = pino({ level: 'silent' });
 
 const noSecrets = {
+  sealingKeyId: 'none',
+  keyIds: [],
+  keyIdOf: (_version: string, envelopeId: string) => envelopeId,
   seal(): string {
     throw new Error('no secrets in admin service tests');
   },

@@ -13,4 +13,3 @@ export * from './shared-headers.ts';
 export * from './subject-types.ts';
 export * from './tags.ts';
 export * from './templates.ts';
-export * from './unopened-secrets.ts';
