@@ -272,6 +272,7 @@ export const startPlatform = async (
       draining: () => draining,
       connectorRuntime,
       connectorActivity,
+      connectorSecrets: proxy.secretsFor,
     };
     const mountConsole = await loadConsole({
       issuer: devIssuer?.issuer ?? verifier.issuer,

@@ -9,6 +9,7 @@ import type { AddressGuard } from '../net/address-guard.ts';
 import type { ConnectorConfigLoader } from '../proxy/connector-config.ts';
 import type { Credential } from '../proxy/send-upstream.ts';
 import { type AuthorizationCodeFlow, createAuthorizationCodeFlow } from './authorization-code.ts';
+import { lastAssertionOf } from './jwt-assertion.ts';
 import { buildConfiguration } from './oauth-configuration.ts';
 import { createTokenCache } from './token-cache.ts';
 import { createTokenStore, type StoredToken } from './token-store.ts';
@@ -29,6 +30,11 @@ export type TokenService = AuthorizationCodeFlow & {
    * replica): the target's 401 is then passed back without a retry.
    */
   renew(auth: OAuthConfig, userId: string, rejected: string): Promise<string | undefined>;
+  /**
+   * The token values held for the key (access and refresh token, from memory, else the store) and the newest signed
+   * JWT-bearer assertion: what a connector's words are redacted of besides the configuration's secrets.
+   */
+  heldSecrets(auth: OAuthConfig, userId: string): Promise<string[]>;
 };
 
 export type TokenServiceDeps = {
@@ -100,6 +106,21 @@ export const createTokenService = (deps: TokenServiceDeps): TokenService & { cle
     async renew(auth, userId, rejected) {
       const token = (await cache.get(auth, userKeyOf(auth, userId), rejected)).accessToken;
       return token === rejected ? undefined : token;
+    },
+    async heldSecrets(auth, userId) {
+      const userKey = userKeyOf(auth, userId);
+      const token =
+        cache.peek(auth, userKey) ??
+        (await store
+          .read({
+            connectorId: auth.connectorId,
+            usage: auth.usage,
+            revision: auth.revision,
+            userId: userKey,
+          })
+          .catch(() => undefined));
+      const assertion = auth.type === 'oAuth2JwtBearer' ? lastAssertionOf(auth.data) : undefined;
+      return [token?.accessToken, token?.refreshToken, assertion].filter((v): v is string => v !== undefined);
     },
     async clear() {
       configurations.clear();

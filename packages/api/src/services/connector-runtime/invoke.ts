@@ -4,6 +4,7 @@ import type { ConnectorActivityLog, ConnectorRow } from '@platform/store';
 import { loadConnector } from '../connectors/load.ts';
 import type { ServiceContext } from '../context.ts';
 import { readEnvironment } from '../environment-access.ts';
+import { cleanOutcome } from './clean-outcome.ts';
 import type { ConnectorRuntimePort } from './port.ts';
 import { runError, runStatus } from './run-errors.ts';
 
@@ -74,7 +75,7 @@ export const invokeConnector = async (
       members: { code: 'METHOD_MISSING' },
     });
   }
-  const outcome = await runtime.invoke({
+  const raw = await runtime.invoke({
     environmentId: environment.id,
     connectorId: connector.id,
     version: `${connector.version}@${connector.updatedAt.getTime()}`,
@@ -86,6 +87,20 @@ export const invokeConnector = async (
     args,
     callOptions: input.body?.options ?? {},
   });
+  // The one place a run's outcome leaves the runtime: nothing of it goes on before it is redacted and bounded.
+  const outcome = await cleanOutcome(raw, () =>
+    ctx.connectorSecrets
+      ? ctx.connectorSecrets({
+          environmentId: environment.id,
+          connectorId: connector.id,
+          usage,
+          caller: ctx.caller,
+        })
+      : Promise.resolve([]),
+  );
+  for (const message of outcome.logs ?? []) {
+    ctx.log.warn({ connectorId: connector.id, method, usage, message }, 'connector logError');
+  }
   activity.record({
     connectorId: connector.id,
     at: ctx.now,
@@ -96,6 +111,7 @@ export const invokeConnector = async (
     error: outcome.error?.message ?? null,
     durationMs: outcome.durationMs,
     fetches: outcome.fetches.map((fetch) => ({ ...fetch, status: fetch.status ?? null })),
+    logs: outcome.logs ?? [],
   });
   if (outcome.error) throw runError(outcome.error);
   if (!outcome.result)

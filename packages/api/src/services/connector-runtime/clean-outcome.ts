@@ -1,0 +1,37 @@
+import { boundText, createRedactor, type Redactor } from '@platform/core';
+import type { InvocationOutcome } from './port.ts';
+
+/**
+ * Characters of a text read before it is redacted and bounded: four times the bytes kept, so that a text of
+ * megabytes costs no more than a short one, and a secret cut at this point still ends the text and is redacted
+ * (createRedactor replaces a secret's first characters at the end of a text).
+ */
+const READ_CHARS = 4096;
+
+/** The most logError messages of one invocation that reach the log and the activity. */
+export const LOG_MESSAGES_MAX = 20;
+
+/**
+ * A run's outcome as it may leave the services (docs/connector-runtime.md "Redaction", "Activity is bounded and
+ * clean"): every text the connector's words reach (its error, each fetch's URL and error, each logError) with every
+ * secret of `secretsOf` replaced by `***` and cut to 1 KiB. Secrets are asked for only when there is such a text.
+ */
+export const cleanOutcome = async (
+  outcome: InvocationOutcome,
+  secretsOf: () => Promise<readonly string[]>,
+): Promise<InvocationOutcome> => {
+  const logs = outcome.logs ?? [];
+  if (outcome.error === undefined && outcome.fetches.length === 0 && logs.length === 0) return outcome;
+  const redact: Redactor = createRedactor(await secretsOf());
+  const clean = (text: string) => boundText(redact(text.slice(0, READ_CHARS)));
+  return {
+    ...outcome,
+    error: outcome.error && { ...outcome.error, message: clean(outcome.error.message) },
+    fetches: outcome.fetches.map((fetch) => ({
+      ...fetch,
+      url: clean(fetch.url),
+      ...(fetch.error === undefined ? {} : { error: clean(fetch.error) }),
+    })),
+    logs: logs.slice(0, LOG_MESSAGES_MAX).map(clean),
+  };
+};
