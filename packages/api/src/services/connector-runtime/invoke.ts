@@ -14,6 +14,9 @@ const methodsOf: Record<string, readonly ConnectorMethod[]> = {
   data: ['getPage', 'getModel', 'getCapabilities', 'getConfigurationOptions'],
 };
 
+/** Methods that describe the connector and fetch nothing: `GET .../capabilities` needs platform:read only. */
+const selfDescribing: ReadonlySet<ConnectorMethod> = new Set(['getCapabilities', 'getConfigurationOptions']);
+
 export type RunInput = {
   environment: string;
   connectorId: string;
@@ -55,7 +58,9 @@ export const invokeConnector = async (
   const { runtime, activity } = runtimeOf(ctx);
   const { environment } = await readEnvironment(ctx, input.environment);
   const usage = input.body?.usage ?? 'server';
-  if (usage === 'server' && !ctx.caller.roles.has('connector:server')) {
+  // What a connector says of itself needs no credential: without connector:server, the proxy refuses any fetch it
+  // tries for the server usage (FETCH_REFUSED), so nothing is fetched with the server's credentials.
+  if (usage === 'server' && !selfDescribing.has(method) && !ctx.caller.roles.has('connector:server')) {
     throw new ForbiddenError(
       'Running a connector with the server usage needs the connector:server token role.',
     );
