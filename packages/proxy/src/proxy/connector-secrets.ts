@@ -13,11 +13,23 @@ const stringsOf = (value: unknown): string[] => {
   return [];
 };
 
+/** Listed once per decoded configuration (the loader keeps one object per revision): a warm run lists nothing. */
+const listed = new WeakMap<AuthConfig, readonly string[]>();
+
+const authSecretsOf = (auth: AuthConfig): readonly string[] => {
+  let values = listed.get(auth);
+  if (!values) {
+    values = listAuthSecrets(auth);
+    listed.set(auth, values);
+  }
+  return values;
+};
+
 /**
  * The secret fields and sealed objects of an authorization (core's splitSecrets decides which), a private key's PEM
  * body lines, and a client's credentials as HTTP Basic sends them (RFC 6749 §2.3.1: form-encoded, then base64).
  */
-const authSecretsOf = (auth: AuthConfig): string[] => {
+const listAuthSecrets = (auth: AuthConfig): string[] => {
   const { secretData } = splitSecrets(auth.type, auth.data);
   const values = Object.values(secretData).flatMap(stringsOf);
   if (auth.type === 'oAuth2JwtBearer') {
