@@ -2,9 +2,8 @@ import { boundText, createRedactor, type Redactor } from '@platform/core';
 import type { InvocationOutcome } from './port.ts';
 
 /**
- * Characters of a text read before it is redacted and bounded: four times the bytes kept, so that a text of
- * megabytes costs no more than a short one, and a secret cut at this point still ends the text and is redacted
- * (createRedactor replaces a secret's first characters at the end of a text).
+ * Characters of a text read before it is redacted and bounded: a text of megabytes costs no more than a short one.
+ * Four times the bytes kept, so a secret that crosses this point lies wholly beyond the 1 KiB that is kept.
  */
 const READ_CHARS = 4096;
 
