@@ -21,7 +21,20 @@ const TEN_MB = 10 * 1024 * 1024;
 /** An upstream that echoes every request header in a 500's body, as careless APIs do, and serves a large text. */
 const startEchoUpstream = async (): Promise<Listening> => {
   const large = randomBytes(TEN_MB / 2).toString('hex');
+  let refusals = 0;
   return listen((req: IncomingMessage, res: ServerResponse) => {
+    if (req.url === '/echo') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ headers: req.headers }));
+    }
+    if (req.url === '/refuse-once' && refusals++ === 0) {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      return res.end('{"error":"token refused"}');
+    }
+    if (req.url === '/refuse-once') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end('{}');
+    }
     if (req.url === '/large') {
       res.writeHead(200, { 'content-type': 'text/plain' });
       return res.end(large);
@@ -42,6 +55,12 @@ export default class Echoing {
   async getPage(config, context) {
     const response = await this.runtime.fetch(this.runtime.options.base + '/large', { method: 'GET' });
     throw new ConnectorHttpError(500, response.text);
+  }
+  async query(options, context) {
+    // The first answer echoes the token of then; the second makes the proxy renew it.
+    const echoed = await this.runtime.fetch(this.runtime.options.base + '/echo', { method: 'GET' });
+    await this.runtime.fetch(this.runtime.options.base + '/refuse-once', { method: 'GET' });
+    throw new ConnectorHttpError(500, echoed.text);
   }
 }`;
 
@@ -64,10 +83,10 @@ describe.each(await testBackends())('redaction and bounds of what a connector sa
   let oidc: Oidc;
   const { rest } = platformClient(() => tp);
 
-  const publish = async (script: string): Promise<string> => {
+  const publish = async (script: string, type: 'data' | 'media' = 'data'): Promise<string> => {
     const reply = await rest<{ id: string }>('POST', connectorsPath, {
       ...owner,
-      body: connectorBody({ script, options: { base: upstream.url } }),
+      body: connectorBody({ script, type, options: { base: upstream.url } }),
     });
     expectStatus(reply, 201);
     return reply.body.id;
@@ -151,6 +170,37 @@ describe.each(await testBackends())('redaction and bounds of what a connector sa
     for (const seen of [failed.text, activity.text, tp.logs.join('\n')]) {
       expect(seen).not.toContain(token as string);
       expect(seen).not.toContain(oidcClients.clientCredentials.secret);
+    }
+  });
+
+  it('a token the target refused and the proxy renewed during the run is redacted too', async () => {
+    const id = await publish(echoingConnector, 'media');
+    expectStatus(
+      await rest('PUT', `${connectorsPath}/${id}/auth/oauth-client-credentials`, {
+        ...owner,
+        body: {
+          usage: 'server',
+          clientId: oidcClients.clientCredentials.id,
+          clientSecret: oidcClients.clientCredentials.secret,
+          scope: 'api',
+          tokenEndpoint: oidc.tokenEndpoint,
+        },
+      }),
+      200,
+    );
+    const issuedBefore = oidc.issued.length;
+    const failed = await rest<{ detail: string }>('POST', `${connectorsPath}/${id}/media/query`, {
+      ...server,
+      body: { query: {} },
+    });
+    expectStatus(failed, 502);
+    const issued = oidc.issued.slice(issuedBefore);
+    // The token of the echo, then its renewal after the 401.
+    expect(issued).toHaveLength(2);
+    expect(failed.body.detail).toContain('"authorization":"Bearer ***"');
+    const activity = await activityOf(id);
+    for (const seen of [failed.text, activity.text, tp.logs.join('\n')]) {
+      for (const token of issued) expect(seen).not.toContain(token);
     }
   });
 

@@ -31,8 +31,9 @@ export type TokenService = AuthorizationCodeFlow & {
    */
   renew(auth: OAuthConfig, userId: string, rejected: string): Promise<string | undefined>;
   /**
-   * The token values held for the key (access and refresh token, from memory, else the store) and the newest signed
-   * JWT-bearer assertion: what a connector's words are redacted of besides the configuration's secrets.
+   * The token values held for the key (access and refresh token, from memory, else the store; the tokens a target
+   * refused lately) and the newest signed JWT-bearer assertion: what a connector's words are redacted of besides the
+   * configuration's secrets.
    */
   heldSecrets(auth: OAuthConfig, userId: string): Promise<string[]>;
 };
@@ -49,6 +50,10 @@ export type TokenServiceDeps = {
   tokenTimeoutMs: number;
   publicUrl: string;
 };
+
+/** Refused tokens kept per key for redaction (connector-secrets.ts), and how long. */
+const REFUSED_KEPT = 4;
+const REFUSED_MEMORY_MS = 10 * 60_000;
 
 /** Only the authorization code type is per platform user. */
 const userKeyOf = (auth: OAuthConfig, userId: string): string =>
@@ -87,6 +92,15 @@ export const createTokenService = (deps: TokenServiceDeps): TokenService & { cle
     allowHttpEndpoints: guard.allowPrivateNetworks,
     configurationOf,
   });
+  // Tokens a target refused lately (renewed since): the target's 401 body may echo one, and a connector may repeat it.
+  const refused = new LRUCache<string, string[]>({ max: 10_000, ttl: REFUSED_MEMORY_MS });
+  const refusedKeyOf = (auth: OAuthConfig, userKey: string) =>
+    `${auth.connectorId}:${auth.usage}:${auth.revision}:${userKey}`;
+  const remember = (auth: OAuthConfig, userKey: string, token: string) => {
+    const key = refusedKeyOf(auth, userKey);
+    const kept = refused.get(key) ?? [];
+    if (!kept.includes(token)) refused.set(key, [token, ...kept].slice(0, REFUSED_KEPT));
+  };
   // Keyed by the token object the cache holds: the credential lives exactly as long as the token does.
   const bearers = new WeakMap<StoredToken, Credential>();
   const bearerOf = (token: StoredToken): Credential => {
@@ -104,6 +118,7 @@ export const createTokenService = (deps: TokenServiceDeps): TokenService & { cle
       return token instanceof Promise ? token.then(bearerOf) : bearerOf(token);
     },
     async renew(auth, userId, rejected) {
+      remember(auth, userKeyOf(auth, userId), rejected);
       const token = (await cache.get(auth, userKeyOf(auth, userId), rejected)).accessToken;
       return token === rejected ? undefined : token;
     },
@@ -120,10 +135,16 @@ export const createTokenService = (deps: TokenServiceDeps): TokenService & { cle
           })
           .catch(() => undefined));
       const assertion = auth.type === 'oAuth2JwtBearer' ? lastAssertionOf(auth.data) : undefined;
-      return [token?.accessToken, token?.refreshToken, assertion].filter((v): v is string => v !== undefined);
+      return [
+        token?.accessToken,
+        token?.refreshToken,
+        assertion,
+        ...(refused.get(refusedKeyOf(auth, userKey)) ?? []),
+      ].filter((v): v is string => v !== undefined);
     },
     async clear() {
       configurations.clear();
+      refused.clear();
       await cache.clear();
     },
   };
