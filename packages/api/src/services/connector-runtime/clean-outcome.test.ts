@@ -37,3 +37,17 @@ describe('cleanOutcome', () => {
     expect(asked).toBe(false);
   });
 });
+
+describe('cleanOutcome without the list of secrets', () => {
+  it('withholds every text rather than showing it unredacted', async () => {
+    const clean = await cleanOutcome(
+      outcome({
+        error: { code: 'CONNECTOR_HTTP_ERROR', message: `echo ${SECRET}`, connectorStatus: 500 },
+        logs: [`log ${SECRET}`],
+      }),
+      () => Promise.reject(new Error('database unavailable')),
+    );
+    expect(JSON.stringify(clean)).not.toContain(SECRET);
+    expect(clean.error?.message).toContain('not shown');
+  });
+});

@@ -7,6 +7,9 @@ import type { InvocationOutcome } from './port.ts';
  */
 const READ_CHARS = 4096;
 
+/** What stands for a text when the secrets to redact it of could not be read (the database unavailable). */
+const WITHHELD = '(not shown: the secrets to redact it of could not be read)';
+
 /** The most logError messages of one invocation that reach the log and the activity. */
 export const LOG_MESSAGES_MAX = 20;
 
@@ -21,7 +24,8 @@ export const cleanOutcome = async (
 ): Promise<InvocationOutcome> => {
   const logs = outcome.logs ?? [];
   if (outcome.error === undefined && outcome.fetches.length === 0 && logs.length === 0) return outcome;
-  const redact: Redactor = createRedactor(await secretsOf());
+  // Without the list nothing can be redacted: the texts are withheld rather than shown as they are.
+  const redact: Redactor = await secretsOf().then(createRedactor, () => () => WITHHELD);
   const clean = (text: string) => boundText(redact(text.slice(0, READ_CHARS)));
   return {
     ...outcome,
