@@ -1,4 +1,4 @@
-import { type AuthUsage, splitSecrets } from '@platform/core';
+import { type AuthUsage, ForbiddenError, NotFoundError, splitSecrets } from '@platform/core';
 import { type AuthConfig, isOAuth } from '../auth-config.ts';
 import type { TokenService } from '../tokens/token-service.ts';
 import type { ConnectorConfig, ConnectorConfigLoader } from './connector-config.ts';
@@ -67,9 +67,11 @@ export const createConnectorSecrets =
       config =
         loader.cached(environmentId, connectorId, usage) ??
         (await loader.load(environmentId, connectorId, usage));
-    } catch {
+    } catch (error) {
+      // Any other failure (the database unavailable) is the caller's: it withholds what it cannot redact.
+      if (!(error instanceof ForbiddenError || error instanceof NotFoundError)) throw error;
       // Disabled or deleted since the run began: its authorization still names what the run may have injected.
-      config = { sharedHeaders: {}, auth: await loader.loadAuth(connectorId, usage).catch(() => undefined) };
+      config = { sharedHeaders: {}, auth: await loader.loadAuth(connectorId, usage) };
     }
     const values = Object.values(config.sharedHeaders);
     const auth = config.auth;
