@@ -126,14 +126,12 @@ export const createTokenService = (deps: TokenServiceDeps): TokenService & { cle
       const userKey = userKeyOf(auth, userId);
       const token =
         cache.peek(auth, userKey) ??
-        (await store
-          .read({
-            connectorId: auth.connectorId,
-            usage: auth.usage,
-            revision: auth.revision,
-            userId: userKey,
-          })
-          .catch(() => undefined));
+        (await store.read({
+          connectorId: auth.connectorId,
+          usage: auth.usage,
+          revision: auth.revision,
+          userId: userKey,
+        }));
       const assertion = auth.type === 'oAuth2JwtBearer' ? lastAssertionOf(auth.data) : undefined;
       return [
         token?.accessToken,
