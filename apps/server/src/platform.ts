@@ -281,6 +281,7 @@ export const startPlatform = async (
       draining: () => draining,
       connectorRuntime,
       connectorActivity,
+      connectorSecrets: proxy.secretsFor,
     };
     const mountConsole = await loadConsole({
       issuer: devIssuer?.issuer ?? verifier.issuer,

@@ -6,8 +6,11 @@
  * node_modules by itself; a member deno.json may not set `nodeModulesDir` anyway.
  */
 import {
+  AllowedDomain,
   assertAuthAllowed,
+  boundText,
   canWriteEnvironment,
+  createRedactor,
   EnvironmentRenderModel,
   InfoResponse,
   joinSecrets,
@@ -136,4 +139,21 @@ Deno.test('models, parseOrThrow and problem()', () => {
     },
     'problem body',
   );
+});
+
+Deno.test('allowedDomains follow the Public Suffix List and refuse odd IP spellings; redaction and bounds', () => {
+  assert(AllowedDomain.safeParse('*.example.co.uk').success, 'a wildcard above a registrable domain');
+  for (const entry of [
+    '*.com',
+    '*.co.uk',
+    '*.github.io',
+    '0x7f000001',
+    '2130706433',
+    '0177.0.0.1',
+    '127.1',
+  ]) {
+    assert(!AllowedDomain.safeParse(entry).success, `${entry} refused`);
+  }
+  same(createRedactor(['k-123'])('key k-123 echoed'), 'key *** echoed', 'redacted');
+  assert(new TextEncoder().encode(boundText('é'.repeat(5000))).byteLength <= 1024, 'bounded to 1 KiB');
 });

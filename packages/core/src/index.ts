@@ -23,6 +23,7 @@ export * from './rules/auth-secrets.ts';
 export * from './rules/auth-state.ts';
 export * from './rules/idp-domains.ts';
 export * from './rules/parse-auth-data.ts';
+export * from './rules/redaction.ts';
 export * from './rules/renders/index.ts';
 export * from './rules/token-endpoint-auth.ts';
 export * from './text.ts';

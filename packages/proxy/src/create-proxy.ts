@@ -8,6 +8,7 @@ import { createProxyMetrics } from './metrics.ts';
 import { createAddressGuard } from './net/address-guard.ts';
 import { createUpstreamAgent } from './net/upstream-agent.ts';
 import { createConnectorConfigLoader } from './proxy/connector-config.ts';
+import { type ConnectorSecretsQuery, createConnectorSecrets } from './proxy/connector-secrets.ts';
 import {
   createProxyHandler,
   type ForwardedChain,
@@ -68,6 +69,11 @@ export type ConnectorProxy = {
   fetchFor(caller: ExchangeCaller, usage: AuthUsage): HostFetch;
   tokens: TokenService;
   /**
+   * Every secret the proxy injects or holds for a connector, usage and caller (proxy/connector-secrets.ts): the
+   * services redact a run's outcome of them before it reaches a caller, the activity or the log.
+   */
+  secretsFor(query: ConnectorSecretsQuery): Promise<string[]>;
+  /**
    * Call after changing a connector (republish, PATCH, DELETE, its auth or shared headers): this process then
    * reads its configuration afresh on the very next request; other replicas within `configCacheMs`, or as soon as
    * their change watch hears of it (`configurationChanged`).
@@ -118,6 +124,7 @@ export const createProxy = (options: ProxyOptions): ConnectorProxy => {
     handle: createProxyHandler(exchange, log, options.forwardedChain),
     fetchFor: createInProcessFetch(exchange),
     tokens,
+    secretsFor: createConnectorSecrets(loader, tokens),
     invalidateConnector: (connectorId) => loader.invalidate(connectorId),
     configurationChanged: () => loader.invalidateAll(),
     forgetConnector: (connectorId) => {

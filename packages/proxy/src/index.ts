@@ -27,6 +27,7 @@ export {
   type ProxyMetrics,
 } from './metrics.ts';
 export { isPublicAddress } from './net/address-policy.ts';
+export type { ConnectorSecretsQuery } from './proxy/connector-secrets.ts';
 export type { ProxyRequestContext } from './proxy/handle-proxy-request.ts';
 export type { ExchangeCaller } from './proxy/proxy-exchange.ts';
 export type {

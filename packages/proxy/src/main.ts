@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { ForbiddenError, malformedTextErrors, NotFoundError, ValidationError } from '@platform/core';
-import { createSecretBox, findUnopenedSecrets, openDatabase } from '@platform/store';
+import { createSecretBox, findUnopenedSecrets, findUserStatus, openDatabase } from '@platform/store';
 import { pino } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { loadConfig } from './config.ts';
@@ -121,6 +121,11 @@ const server = createServer(async (req, res) => {
     const caller = await verify(req.headers.authorization);
     if (!caller.roles.has('platform:read'))
       throw new ForbiddenError('The proxy needs the platform:read token role.');
+    // A disabled user is refused on every route that needs a token (docs/authentication.md), as on the server.
+    if ((await findUserStatus(database.db, caller.userId)) === 'Disabled')
+      throw new ForbiddenError(
+        'This user is disabled: an administrator of the platform can enable them again.',
+      );
     const { environment, connectorId } = pathParameters(match[1], match[2]);
     const environmentId = await resolveVisibleEnvironment(database, environment, caller);
     await proxy.handle(req, res, { environmentId, connectorId, caller, traceId });

@@ -2,7 +2,7 @@ export { checkScript } from './check-script.ts';
 export { timeLimit } from './classify.ts';
 export { keepEngineReady } from './engine.ts';
 export { isLimitError, RuntimeError, type RuntimeErrorCode, runtimeErrorCodes } from './errors.ts';
-export { urlForRecord } from './fetch-record.ts';
+export { unparsedUrlForRecord, urlForRecord } from './fetch-record.ts';
 export { defaultLimits, type RuntimeLimits } from './limits.ts';
 export {
   type CallHooks,

@@ -179,6 +179,43 @@ describe.each(await testBackends())('connectors on $name', (backend) => {
     expect(republished.body.iconUrl).toBe('http://cdn.example/icon.png');
   });
 
+  it('refuses a wildcard above a public suffix and an IP address not in dotted decimal, at publish and republish', async () => {
+    const refused = ['*.com', '*.co.uk', '*.github.io', '0x7f000001', '2130706433', '0177.0.0.1', '127.1'];
+    const accepted = [
+      'api.acme.example',
+      '*.example.co.uk',
+      '*.acme.github.io',
+      '127.0.0.1',
+      '127.0.0.1:8443',
+    ];
+    const publishing = expectFields(
+      await call('POST', `${base}/connectors`, {
+        ...owner,
+        body: connectorBody({ allowedDomains: [...accepted, ...refused] }),
+      }),
+      refused.map((_, i) => `allowedDomains[${accepted.length + i}]`),
+    );
+    // Each message names its entry.
+    refused.forEach((entry, i) => {
+      expect(publishing.errors?.[`allowedDomains[${accepted.length + i}]`]?.[0]).toContain(entry);
+    });
+    expect(publishing.errors?.['allowedDomains[0]']).toBeUndefined();
+    const published = await call<Connector>('POST', `${base}/connectors`, {
+      ...owner,
+      body: connectorBody({ allowedDomains: accepted }),
+    });
+    expect(published.status).toBe(201);
+    expect(published.body.allowedDomains).toEqual(accepted);
+    const republishing = expectFields(
+      await call('PUT', `${base}/connectors/${published.body.id}`, {
+        ...owner,
+        body: connectorBody({ allowedDomains: ['*.com'] }),
+      }),
+      ['allowedDomains[0]'],
+    );
+    expect(republishing.errors?.['allowedDomains[0]']?.[0]).toContain('Public Suffix List');
+  });
+
   it('answers 404 for unknown, malformed and foreign connector ids and unknown environments', async () => {
     const unknown = '00000000-0000-4000-8000-00000000abcd';
     expectProblem(await call('GET', `${base}/connectors/${unknown}`, owner), 404);

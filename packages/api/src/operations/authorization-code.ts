@@ -64,8 +64,8 @@ export const authorizationCodeOperations = [
       'platform user who started the login: anyone else gets 403 and nothing is stored. The state is single use ' +
       'either way: the first completion that names it consumes it.',
     tag: 'Connector authorization',
-    // A POST outside the roles' exceptions (login and logout, the proxy, render events): platform:write.
-    access: 'platform:write',
+    // As login and logout: it touches the caller's own tokens only.
+    access: 'platform:read',
     params,
     malformedParams: 404,
     body: z

@@ -60,7 +60,7 @@ export const connectorRuntimeOperations = [
     method: 'GET',
     path: `${BASE}/capabilities`,
     summary: "A connector's capabilities and configuration options, from its own script",
-    description: `Runs getCapabilities() and getConfigurationOptions() (server usage). ${RUN_RULES}`,
+    description: `Runs getCapabilities() and getConfigurationOptions() (server usage). Needs platform:read only, not connector:server: it runs nothing that fetches, and a fetch it tries without that role is refused (502 FETCH_REFUSED). ${RUN_RULES}`,
     ...run,
     params: connectorParams,
     response: Capabilities,

@@ -3,6 +3,7 @@ import { parse } from 'node:querystring';
 import { NotFoundError, ServiceError, ValidationError } from '@platform/core';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
+import { createDisabledCheck } from '../auth/user-status.ts';
 import { httpMetrics } from '../observability/metrics.ts';
 import { requestLog } from '../observability/request-log.ts';
 import type { AnyOperation } from '../operations/operation.ts';
@@ -64,7 +65,7 @@ export const createApp = (options: AppOptions): RequestListener => {
       requestLog(deps.log),
       ...(options.responseClosed ? [options.responseClosed] : []),
     ],
-    identify: identify(deps.verifier),
+    identify: identify(deps.verifier, createDisabledCheck(deps.database, deps.reads)),
     admit: [limit, budget],
     routes: [
       ...(proxy

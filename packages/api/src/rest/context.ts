@@ -3,7 +3,7 @@ import type { ConnectorActivityLog, Database, Fingerprint, SecretBox } from '@pl
 import type { Logger } from 'pino';
 import type { TokenVerifier } from '../auth/verifier.ts';
 import type { ConnectorRuntimePort } from '../services/connector-runtime/port.ts';
-import type { AuthorizationCodeFlow, Caller, ServiceContext } from '../services/context.ts';
+import type { AuthorizationCodeFlow, Caller, ConnectorSecrets, ServiceContext } from '../services/context.ts';
 import type { ReadCache } from '../services/read-cache.ts';
 import type { Identity } from './identify.ts';
 
@@ -33,6 +33,8 @@ export type AppDeps = {
   readonly connectorRuntime?: ConnectorRuntimePort | undefined;
   /** Where the runtime's invocations are recorded; composed with it. */
   readonly connectorActivity?: ConnectorActivityLog | undefined;
+  /** The proxy's list of a connector's secrets, for redacting what a run's outcome says. */
+  readonly connectorSecrets?: ConnectorSecrets | undefined;
 };
 
 export const ANONYMOUS: Caller = { userId: '', roles: new Set() };
@@ -93,4 +95,5 @@ export const serviceContext = (
   draining: deps.draining,
   connectorRuntime: deps.connectorRuntime,
   connectorActivity: deps.connectorActivity,
+  connectorSecrets: deps.connectorSecrets,
 });

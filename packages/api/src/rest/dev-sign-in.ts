@@ -207,7 +207,9 @@ export const mountDevSignIn = (
     if (answeredUnusable(res, read)) return;
     // Only a user the database lists signs in, under their stored id; any `roles` field is ignored.
     const sub = UserId.safeParse(body.sub);
-    const user = sub.success ? await findUser(options.deps.database.db, sub.data) : undefined;
+    const found = sub.success ? await findUser(options.deps.database.db, sub.data) : undefined;
+    // A disabled user is not listed, and may not sign in by naming their id either.
+    const user = found?.status === 'Disabled' ? undefined : found;
     const url = new URL(read.ok.redirectUri);
     if (!user) {
       url.searchParams.set('error', 'access_denied');

@@ -124,11 +124,14 @@ export const mountDocuments = (
   });
 
   // Operators only (docs/authentication.md): a scraper inside the network uses METRICS_PORT instead.
-  app.get('/metrics', async (req, res) => {
+  app.get('/metrics', async (_req, res) => {
     const locals = res.locals as RequestLocals;
     locals.route = '/metrics';
     try {
-      const caller = await options.deps.verifier.verify(req.headers.authorization);
+      // The identity the front door resolved: a disabled user's token is refused here as everywhere.
+      const caller = locals.identity?.caller;
+      if (!caller)
+        throw locals.identity?.failure ?? new UnauthenticatedError('A bearer token is required.', false);
       locals.caller = caller;
       if (!METRICS_ROLES.some((role) => caller.roles.has(role))) {
         throw new ForbiddenError(`/metrics needs the token role '${METRICS_ROLES.join("' or '")}'.`);

@@ -1,3 +1,4 @@
+import type { AuthUsage } from '@platform/core';
 import type { ConnectorActivityLog, Database, Fingerprint, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
 import type { ConnectorRuntimePort } from './connector-runtime/port.ts';
@@ -73,7 +74,19 @@ export type ServiceContext = {
   readonly connectorRuntime?: ConnectorRuntimePort | undefined;
   /** The invocations' activity, written in batches off the request path; composed with the runtime. */
   readonly connectorActivity?: ConnectorActivityLog | undefined;
+  /**
+   * Every secret the composed proxy injects or holds for a connector, usage and caller: a run's outcome is redacted
+   * of them before it reaches the caller, the activity or the log (docs/connector-runtime.md "Redaction").
+   */
+  readonly connectorSecrets?: ConnectorSecrets | undefined;
 };
+
+export type ConnectorSecrets = (query: {
+  environmentId: number;
+  connectorId: string;
+  usage: AuthUsage;
+  caller: Caller;
+}) => Promise<readonly string[]>;
 
 /** Every service has this shape; its input is path and query parameters flattened, plus `body` when it takes one. */
 export type Service<I, O> = (ctx: ServiceContext, input: I) => Promise<O>;

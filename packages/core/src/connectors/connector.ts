@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { dateTime, uuid } from '../models/scalars.ts';
+import { ipSpellingProblem, wildcardProblem } from './allowed-domain-host.ts';
 import { AuthType, AuthUsage } from './auth-types.ts';
 import { HeaderName, HeaderValue } from './header-field.ts';
 
 /**
  * `example.com` or `*.example.com`, optionally with the one port credentials may go to (`example.com:8443`): no
- * scheme, path or bare `*` (docs/environment-api.md, docs/connector-proxy.md).
+ * scheme, path or bare `*`; a wildcard stands above a registrable domain (the Public Suffix List), and an IP address
+ * is written in dotted decimal (docs/environment-api.md, docs/connector-proxy.md).
  */
 export const AllowedDomain = z
   .string()
@@ -15,7 +17,15 @@ export const AllowedDomain = z
     'a host name such as example.com or *.example.com, optionally with :port, without scheme or path',
   )
   .refine((entry) => Number(entry.split(':')[1] ?? 1) <= 65_535, 'a port from 1 to 65535')
-  .refine((entry) => (entry.split(':')[0] ?? '').length <= 253, 'a host name of at most 253 characters');
+  .refine((entry) => (entry.split(':')[0] ?? '').length <= 253, 'a host name of at most 253 characters')
+  .superRefine((entry, ctx) => {
+    const host = entry.split(':')[0] ?? '';
+    const problem = host.startsWith('*.') ? wildcardProblem(host.slice(2)) : ipSpellingProblem(host);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .describe(
+    '`example.com` or `*.example.com`, optionally with `:port`. A wildcard must stand above a registrable domain by the Public Suffix List (`*.com`, `*.co.uk`, `*.github.io` are refused); an IP address only in dotted decimal (`0x7f000001`, `2130706433`, `0177.0.0.1`, `127.1` are refused).',
+  );
 
 export const ConnectorType = z.enum(['media', 'data']).meta({ id: 'ConnectorType' });
 export type ConnectorType = z.infer<typeof ConnectorType>;

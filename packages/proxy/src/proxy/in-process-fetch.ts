@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { type AuthUsage, ForbiddenError, ServiceError } from '@platform/core';
-import { type HostFetch, type HostFetchRequest, RuntimeError } from '@platform/runtime';
+import { type HostFetch, type HostFetchRequest, RuntimeError, unparsedUrlForRecord } from '@platform/runtime';
 import { connectorResponseHeaders } from './header-filter.ts';
 import type { ExchangeCaller, ProxyExchange } from './proxy-exchange.ts';
 import type { RequestBody } from './request-body.ts';
@@ -13,7 +13,8 @@ const targetOf = (raw: string): URL => {
   try {
     url = new URL(raw);
   } catch {
-    throw new TypeError(`'${raw.slice(0, 200)}' is not an absolute URL`);
+    // Named without its query or user information: the message reaches the connector, the activity and the caller.
+    throw new TypeError(`'${unparsedUrlForRecord(raw)}' is not an absolute URL`);
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '') {
     throw new RuntimeError(

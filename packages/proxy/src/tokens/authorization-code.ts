@@ -19,6 +19,7 @@ import type { ProxyMetrics } from '../metrics.ts';
 import { type ConnectorConfigLoader, isUuid } from '../proxy/connector-config.ts';
 import { runGrant } from './run-grant.ts';
 import type { TokenCache } from './token-cache.ts';
+import { oauthErrorCode } from './token-errors.ts';
 
 /**
  * Pending logins kept per user, across connectors (docs/connector-auth.md): starting one more drops the oldest,
@@ -90,9 +91,6 @@ const codeConfigOf = (auth: AuthConfig | undefined, connectorId: string): CodeCo
   }
   return auth;
 };
-
-/** An OAuth error code as the provider sent it, reduced to the characters RFC 6749 allows there. */
-const errorCodeOf = (value: string): string => value.replace(/[^\w.-]/g, '').slice(0, 64) || 'error';
 
 const invalid: RedirectOutcome = { kind: 'invalid' };
 
@@ -173,7 +171,7 @@ export const createAuthorizationCodeFlow = (deps: AuthorizationCodeDeps): Author
         throw error;
       }
       const refused = params.get('error');
-      if (refused) return { kind: 'refused', state, error: errorCodeOf(refused) };
+      if (refused) return { kind: 'refused', state, error: oauthErrorCode(refused) };
       const code = params.get(auth.data.specCustomization.codeParameterName);
       if (!code) return { kind: 'refused', state, error: 'invalid_request' };
       return { kind: 'code', state, code };

@@ -49,6 +49,8 @@ export type TokenCache = {
    * token in memory is answered at once, not as a promise: a proxied request then waits for no turn of the event loop.
    */
   get(auth: OAuthConfig, userId: string, rejected?: string): StoredToken | Promise<StoredToken>;
+  /** The key's token this process holds in memory, without obtaining one or counting a cache hit. */
+  peek(auth: OAuthConfig, userId: string): StoredToken | undefined;
   /** Stores a token obtained outside the cache (authorization code exchange). */
   put(key: TokenKey, token: StoredToken): Promise<void>;
   forgetUser(connectorId: string, userId: string): void;
@@ -243,14 +245,16 @@ export const createTokenCache = ({
     return token;
   };
 
+  const keyOf = (auth: OAuthConfig, userId: string): TokenKey => ({
+    connectorId: auth.connectorId,
+    usage: auth.usage,
+    revision: auth.revision,
+    userId,
+  });
+
   return {
     get(auth, userId, rejected) {
-      const key: TokenKey = {
-        connectorId: auth.connectorId,
-        usage: auth.usage,
-        revision: auth.revision,
-        userId,
-      };
+      const key = keyOf(auth, userId);
       const cacheKey = cacheKeyOf(key);
       const current = cache.get(cacheKey);
       // The common case answered synchronously: `fetch` would build a status object and promises for it.
@@ -259,6 +263,9 @@ export const createTokenCache = ({
         return current;
       }
       return fetchToken(auth, key, cacheKey, current, rejected);
+    },
+    peek(auth, userId) {
+      return cache.peek(cacheKeyOf(keyOf(auth, userId)));
     },
     async put(key, token) {
       await store.write(key, token);

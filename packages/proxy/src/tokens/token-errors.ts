@@ -11,14 +11,17 @@ const causes = (error: unknown): unknown[] => {
   return chain;
 };
 
+/** RFC 6749 §5.2's error codes and the like: anything else a provider puts in `error` is free text. */
+const OAUTH_ERROR_CODE = /^[A-Za-z0-9_.-]{1,64}$/;
+
 /**
- * The `error` value of a token error response as callers and logs may see it: only the characters RFC 6749 §5.2
- * allows there (%x20-21 / %x23-5B / %x5D-7E), at most 64 of them. A provider that reflects its request into
- * `error` (a password, the client's Basic credentials) thus cannot have them echoed at length, and quotes and
- * backslashes cannot break out of the message. `error_description` is never used.
+ * The `error` value of a token error response as callers and logs may see it: the value itself only when it is a
+ * code (`^[A-Za-z0-9_.-]{1,64}$`), else `unrecognised error text`. A provider that reflects its request into `error`
+ * (a password, the client's Basic credentials) thus has nothing of it repeated, not even a prefix, and quotes cannot
+ * break out of the message. `error_description` and `error_uri` are never used.
  */
 export const oauthErrorCode = (value: string): string =>
-  value.replace(/[^\x20\x21\x23-\x5b\x5d-\x7e]/g, '').slice(0, 64) || 'unknown';
+  OAUTH_ERROR_CODE.test(value) ? value : 'unrecognised error text';
 
 /** A refused client's error body is read this far and this long at most: it is only searched for its `error`. */
 const CHALLENGE_BODY_LIMIT = 16 * 1024;

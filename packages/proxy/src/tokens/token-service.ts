@@ -9,6 +9,7 @@ import type { AddressGuard } from '../net/address-guard.ts';
 import type { ConnectorConfigLoader } from '../proxy/connector-config.ts';
 import type { Credential } from '../proxy/send-upstream.ts';
 import { type AuthorizationCodeFlow, createAuthorizationCodeFlow } from './authorization-code.ts';
+import { lastAssertionOf } from './jwt-assertion.ts';
 import { buildConfiguration } from './oauth-configuration.ts';
 import { createTokenCache } from './token-cache.ts';
 import { createTokenStore, type StoredToken } from './token-store.ts';
@@ -29,6 +30,12 @@ export type TokenService = AuthorizationCodeFlow & {
    * replica): the target's 401 is then passed back without a retry.
    */
   renew(auth: OAuthConfig, userId: string, rejected: string): Promise<string | undefined>;
+  /**
+   * The token values held for the key (access and refresh token, from memory, else the store; the tokens a target
+   * refused lately) and the newest signed JWT-bearer assertion: what a connector's words are redacted of besides the
+   * configuration's secrets.
+   */
+  heldSecrets(auth: OAuthConfig, userId: string): Promise<string[]>;
 };
 
 export type TokenServiceDeps = {
@@ -43,6 +50,10 @@ export type TokenServiceDeps = {
   tokenTimeoutMs: number;
   publicUrl: string;
 };
+
+/** Refused tokens kept per key for redaction (connector-secrets.ts), and how long. */
+const REFUSED_KEPT = 4;
+const REFUSED_MEMORY_MS = 10 * 60_000;
 
 /** Only the authorization code type is per platform user. */
 const userKeyOf = (auth: OAuthConfig, userId: string): string =>
@@ -81,6 +92,15 @@ export const createTokenService = (deps: TokenServiceDeps): TokenService & { cle
     allowHttpEndpoints: guard.allowPrivateNetworks,
     configurationOf,
   });
+  // Tokens a target refused lately (renewed since): the target's 401 body may echo one, and a connector may repeat it.
+  const refused = new LRUCache<string, string[]>({ max: 10_000, ttl: REFUSED_MEMORY_MS });
+  const refusedKeyOf = (auth: OAuthConfig, userKey: string) =>
+    `${auth.connectorId}:${auth.usage}:${auth.revision}:${userKey}`;
+  const remember = (auth: OAuthConfig, userKey: string, token: string) => {
+    const key = refusedKeyOf(auth, userKey);
+    const kept = refused.get(key) ?? [];
+    if (!kept.includes(token)) refused.set(key, [token, ...kept].slice(0, REFUSED_KEPT));
+  };
   // Keyed by the token object the cache holds: the credential lives exactly as long as the token does.
   const bearers = new WeakMap<StoredToken, Credential>();
   const bearerOf = (token: StoredToken): Credential => {
@@ -98,11 +118,31 @@ export const createTokenService = (deps: TokenServiceDeps): TokenService & { cle
       return token instanceof Promise ? token.then(bearerOf) : bearerOf(token);
     },
     async renew(auth, userId, rejected) {
+      remember(auth, userKeyOf(auth, userId), rejected);
       const token = (await cache.get(auth, userKeyOf(auth, userId), rejected)).accessToken;
       return token === rejected ? undefined : token;
     },
+    async heldSecrets(auth, userId) {
+      const userKey = userKeyOf(auth, userId);
+      const token =
+        cache.peek(auth, userKey) ??
+        (await store.read({
+          connectorId: auth.connectorId,
+          usage: auth.usage,
+          revision: auth.revision,
+          userId: userKey,
+        }));
+      const assertion = auth.type === 'oAuth2JwtBearer' ? lastAssertionOf(auth.data) : undefined;
+      return [
+        token?.accessToken,
+        token?.refreshToken,
+        assertion,
+        ...(refused.get(refusedKeyOf(auth, userKey)) ?? []),
+      ].filter((v): v is string => v !== undefined);
+    },
     async clear() {
       configurations.clear();
+      refused.clear();
       await cache.clear();
     },
   };

@@ -253,6 +253,8 @@ export const connectorActivity = pgTable(
     error: text('error'),
     durationMs: doublePrecision('duration_ms').notNull(),
     fetches: jsonb('fetches').$type<ActivityFetch[]>().notNull().default([]),
+    /** The connector's `runtime.logError` messages of the invocation, redacted and bounded. */
+    logs: jsonb('logs').$type<string[]>().notNull().default([]),
   },
   (t) => [index('connector_activity_connector').on(t.connectorId, t.id)],
 );

@@ -1,3 +1,4 @@
+import { boundText } from '@platform/core';
 import { ACTIVITY_MAX_AGE_MS, listConnectorActivity } from '@platform/store';
 import { loadConnector } from '../connectors/load.ts';
 import type { Service } from '../context.ts';
@@ -20,9 +21,11 @@ export const connectorActivity: Service<ActivityInput, unknown> = async (ctx, in
       usage: row.usage,
       status: row.status,
       code: row.code,
-      error: row.error,
+      // Rows written before texts were bounded on the way in are bounded on the way out.
+      error: row.error === null ? null : boundText(row.error),
       durationMs: row.durationMs,
       fetches: row.fetches,
+      logs: row.logs,
     })),
   };
 };

@@ -4,6 +4,7 @@ import type { ConnectorActivityLog, ConnectorRow } from '@platform/store';
 import { loadConnector } from '../connectors/load.ts';
 import type { ServiceContext } from '../context.ts';
 import { readEnvironment } from '../environment-access.ts';
+import { cleanOutcome } from './clean-outcome.ts';
 import type { ConnectorRuntimePort } from './port.ts';
 import { runError, runStatus } from './run-errors.ts';
 
@@ -15,6 +16,9 @@ const methodsOf: Record<string, readonly ConnectorMethod[]> = {
   media: ['query', 'detail', 'download', 'upload', 'getCapabilities', 'getConfigurationOptions'],
   data: ['getPage', 'getModel', 'getPageItemById', 'getCapabilities', 'getConfigurationOptions'],
 };
+
+/** Methods that describe the connector and fetch nothing: `GET .../capabilities` needs platform:read only. */
+const selfDescribing: ReadonlySet<ConnectorMethod> = new Set(['getCapabilities', 'getConfigurationOptions']);
 
 export type RunInput = {
   environment: string;
@@ -57,7 +61,9 @@ export const invokeConnector = async (
   const { runtime, activity } = runtimeOf(ctx);
   const { environment } = await readEnvironment(ctx, input.environment);
   const usage = input.body?.usage ?? 'server';
-  if (usage === 'server' && !ctx.caller.roles.has('connector:server')) {
+  // What a connector says of itself needs no credential: without connector:server, the proxy refuses any fetch it
+  // tries for the server usage (FETCH_REFUSED), so nothing is fetched with the server's credentials.
+  if (usage === 'server' && !selfDescribing.has(method) && !ctx.caller.roles.has('connector:server')) {
     throw new ForbiddenError(
       'Running a connector with the server usage needs the connector:server token role.',
     );
@@ -77,7 +83,7 @@ export const invokeConnector = async (
       members: { code: 'METHOD_MISSING' },
     });
   }
-  const outcome = await runtime.invoke({
+  const raw = await runtime.invoke({
     environmentId: environment.id,
     subscriptionId: String(environment.subscriptionId),
     connectorId: connector.id,
@@ -90,6 +96,20 @@ export const invokeConnector = async (
     args,
     callOptions: input.body?.options ?? {},
   });
+  // The one place a run's outcome leaves the runtime: nothing of it goes on before it is redacted and bounded.
+  const outcome = await cleanOutcome(raw, () =>
+    ctx.connectorSecrets
+      ? ctx.connectorSecrets({
+          environmentId: environment.id,
+          connectorId: connector.id,
+          usage,
+          caller: ctx.caller,
+        })
+      : Promise.resolve([]),
+  );
+  for (const message of outcome.logs ?? []) {
+    ctx.log.warn({ connectorId: connector.id, method, usage, message }, 'connector logError');
+  }
   activity.record({
     connectorId: connector.id,
     at: ctx.now,
@@ -100,6 +120,7 @@ export const invokeConnector = async (
     error: outcome.error?.message ?? null,
     durationMs: outcome.durationMs,
     fetches: outcome.fetches.map((fetch) => ({ ...fetch, status: fetch.status ?? null })),
+    logs: outcome.logs ?? [],
   });
   if (outcome.error) throw runError(outcome.error);
   if (!outcome.result)

@@ -25,6 +25,11 @@ export type InvocationOutcome = {
   error: { code: RuntimeErrorCode; message: string; connectorStatus?: number | undefined } | undefined;
   fetches: FetchRecord[];
   durationMs: number;
+  /**
+   * The messages the connector passed to `runtime.logError` during the call, oldest first. The services redact and
+   * bound them, then write them to the server log and the activity (clean-outcome.ts).
+   */
+  logs?: string[] | undefined;
 };
 
 /**

@@ -139,12 +139,16 @@ export const ActivityQuery = z.object({
 
 export const ActivityFetch = z.object({
   method: z.string(),
-  url: z.string().describe('Without query values.'),
+  url: z
+    .string()
+    .describe(
+      'Without query values or user information; a URL that does not parse is shown as `(invalid URL)` and its text before any `?` or `#`.',
+    ),
   status: z.int().nullable(),
   bytes: z.int(),
   durationMs: z.number(),
   credentialsInjected: z.boolean(),
-  error: z.string().optional(),
+  error: z.string().optional().describe('Redacted (`***` for a secret), at most 1 KiB.'),
   aborted: z
     .boolean()
     .optional()
@@ -165,9 +169,19 @@ export const ActivityEntry = z.object({
   usage: z.string(),
   status: z.int(),
   code: z.string().nullable(),
-  error: z.string().nullable(),
+  error: z
+    .string()
+    .nullable()
+    .describe(
+      "The connector's error, every secret the platform holds for it replaced by `***`, at most 1 KiB.",
+    ),
   durationMs: z.number(),
   fetches: z.array(ActivityFetch),
+  logs: z
+    .array(z.string())
+    .describe(
+      "The connector's `runtime.logError` messages, redacted as `error`, each at most 1 KiB, at most 20.",
+    ),
 });
 
 export const ActivityList = z.object({ data: z.array(ActivityEntry) });

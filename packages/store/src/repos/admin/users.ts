@@ -1,4 +1,4 @@
-import { and, eq, exists, or, sql } from 'drizzle-orm';
+import { and, eq, exists, ne, or, sql } from 'drizzle-orm';
 import { environmentRoles, environments, memberships, subscriptions, users } from '../../schema/admin.ts';
 import type { Db } from '../../types.ts';
 
@@ -41,6 +41,12 @@ export const findUser = async (db: Db, userId: string): Promise<UserRow | undefi
   return row;
 };
 
+/** A user's status (`Active`, `Pending`, `Disabled`); undefined for a subject the database does not list. */
+export const findUserStatus = async (db: Db, userId: string): Promise<string | undefined> => {
+  const [row] = await db.select({ status: users.status }).from(users).where(eq(users.id, userId)).limit(1);
+  return row?.status;
+};
+
 /** A user with the subscription roles they hold, per subscription display name (the sign-in page's list). */
 export type UserWithRoles = {
   id: string;
@@ -50,10 +56,13 @@ export type UserWithRoles = {
   environmentRoleCount: number;
 };
 
-/** Every user, ordered by id, with their memberships; for the development issuer's sign-in page. */
+/**
+ * Every user but the disabled ones (they may not sign in), ordered by id, with their memberships; for the development
+ * issuer's sign-in page.
+ */
 export const listUsersWithRoles = async (db: Db): Promise<UserWithRoles[]> => {
   const [rows, memberRows, environmentRows] = await Promise.all([
-    db.select().from(users).orderBy(sql`${users.id} collate "C"`),
+    db.select().from(users).where(ne(users.status, 'Disabled')).orderBy(sql`${users.id} collate "C"`),
     db
       .select({
         userId: memberships.userId,

@@ -1,3 +1,4 @@
+import { boundText } from '@platform/core';
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
 import { type ActivityFetch, connectorActivity } from '../../schema/environment-api.ts';
 import type { Db } from '../../types.ts';
@@ -19,7 +20,24 @@ export type ActivityEntry = {
   error: string | null;
   durationMs: number;
   fetches: ActivityFetch[];
+  /** The connector's logError messages, redacted by the services. */
+  logs?: string[];
 };
+
+/**
+ * The texts of an entry cut to `ACTIVITY_TEXT_MAX_BYTES` each, whoever wrote it: the services redact and bound them
+ * already; this keeps the table's rows small should any writer not (ten 10 MB errors must not grow it by 100 MB).
+ */
+const bounded = (entry: ActivityEntry): ActivityEntry => ({
+  ...entry,
+  error: entry.error === null ? null : boundText(entry.error),
+  fetches: entry.fetches.map((fetch) => ({
+    ...fetch,
+    url: boundText(fetch.url),
+    ...(fetch.error === undefined ? {} : { error: boundText(fetch.error) }),
+  })),
+  logs: (entry.logs ?? []).map((message) => boundText(message)),
+});
 
 /** Rows per INSERT: nine parameters a row stays far below PostgreSQL's 65,535. */
 const ROWS_PER_STATEMENT = 500;
@@ -31,7 +49,7 @@ const ROWS_PER_STATEMENT = 500;
  */
 export const insertConnectorActivity = async (db: Db, entries: readonly ActivityEntry[]): Promise<void> => {
   for (let start = 0; start < entries.length; start += ROWS_PER_STATEMENT) {
-    const rows = entries.slice(start, start + ROWS_PER_STATEMENT);
+    const rows = entries.slice(start, start + ROWS_PER_STATEMENT).map(bounded);
     try {
       await db.insert(connectorActivity).values(rows);
     } catch (error) {
