@@ -266,7 +266,7 @@ export const startPlatform = async (
       database,
       reads,
       secrets,
-      fingerprint: createFingerprint(key),
+      fingerprint: createFingerprint(parseSecretsKeys(key)[0]!.bytes),
       auditing: config.auditing,
       verifier,
       log,

@@ -4,6 +4,7 @@ import { createFingerprint } from '../src/audit/fingerprint.ts';
 import { listAuditEntries } from '../src/audit/list-audit-entries.ts';
 import { type AuditEntryInput, recordAudit } from '../src/audit/record-audit.ts';
 import { sweepAuditEntries } from '../src/audit/sweep-audit-entries.ts';
+import { parseSecretsKeys } from '../src/secrets-keys.ts';
 import { type TestDatabase, testBackends } from '../src/test-support.ts';
 
 const backends = await testBackends();
@@ -98,8 +99,13 @@ describe.each(backends)('the audit trail on $name', (backend) => {
 
 describe('audit fingerprints', () => {
   it('are equal for equal values, differ per key, and never hold the value', () => {
-    const one = createFingerprint('a2V5LW9uZQ==');
-    const two = createFingerprint('new:a2V5LXR3bw==,old:a2V5LW9uZQ==');
+    const oneKey = Buffer.alloc(32, 1).toString('base64');
+    const twoKey = Buffer.alloc(32, 2).toString('base64');
+    const fromSetting = (setting: string) => createFingerprint(parseSecretsKeys(setting)[0]!.bytes);
+    const one = fromSetting(oneKey);
+    const two = fromSetting(`new:${twoKey},old:${oneKey}`);
+    // The same key written as a named key fingerprints as the bare key does.
+    expect(fromSetting(`default:${oneKey}`)('hunter2')).toBe(one('hunter2'));
     expect(one('hunter2')).toMatch(/^sha256:[0-9a-f]{8}$/);
     expect(one('hunter2')).toBe(one('hunter2'));
     expect(one('hunter2')).not.toBe(one('hunter3'));

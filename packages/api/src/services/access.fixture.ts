@@ -201,7 +201,7 @@ export const contextFor = (database: TestDatabase, userId: string, roles: string
   traceId: '0af7651916cd43dd8448eb211c80319c',
   issuer: 'https://issuer.test',
   sourceAddress: '192.0.2.1',
-  fingerprint: createFingerprint('fixture-key'),
+  fingerprint: createFingerprint(new TextEncoder().encode('fixture-key')),
   auditing: true,
   log,
   serverVersion: '1.2.3',

@@ -4,12 +4,12 @@ import { createHmac, hkdfSync } from 'node:crypto';
 export type Fingerprint = (value: string) => string;
 
 /**
- * Fingerprints under a key of the platform's: HMAC-SHA256 keyed by a key derived (HKDF) from the sealing entry of
- * SECRETS_KEY (the first one). Equal values give equal fingerprints, so "set to the same value" is visible; without
- * the key nothing can be guessed from one, not even a short password. A new first key gives new fingerprints.
+ * Fingerprints under a key of the platform's: HMAC-SHA256 keyed by a key derived (HKDF) from the bytes of the sealing
+ * key (SECRETS_KEY's first). Equal values give equal fingerprints, so "set to the same value" is visible; without the
+ * key nothing can be guessed from one, not even a short password. A new first key gives new fingerprints; the same key
+ * written another way (a bare key, or `default:` the same key) gives the same ones.
  */
-export const createFingerprint = (secretsKeySetting: string): Fingerprint => {
-  const sealing = secretsKeySetting.split(',')[0]?.trim() ?? '';
-  const key = Buffer.from(hkdfSync('sha256', sealing, 'platform', 'audit fingerprints', 32));
+export const createFingerprint = (sealingKey: Uint8Array): Fingerprint => {
+  const key = Buffer.from(hkdfSync('sha256', sealingKey, 'platform', 'audit fingerprints', 32));
   return (value) => `sha256:${createHmac('sha256', key).update(value, 'utf8').digest('hex').slice(0, 8)}`;
 };
