@@ -25,6 +25,25 @@ describe.each((await testBackends()).slice(0, 1))('environment demo content on $
       owner,
     );
     expect(auth.body).toEqual([]);
+    // Each demo connector is a whole connector: Try it (and Studio) asks its capabilities and browses it.
+    for (const connector of connectors.body.data as unknown as { id: string; type: string }[]) {
+      const path = `${envPath('acme-prod')}/connectors/${connector.id}`;
+      expect((await call('GET', `${path}/capabilities`, owner)).status).toBe(200);
+      const browse =
+        connector.type === 'media'
+          ? await call('POST', `${path}/media/query`, {
+              ...owner,
+              body: {
+                usage: 'browser',
+                query: { collection: '/', pageToken: '', pageSize: 15, filter: [''] },
+              },
+            })
+          : await call('POST', `${path}/data/page`, {
+              ...owner,
+              body: { usage: 'browser', config: { limit: 50, continuationToken: null } },
+            });
+      expect(browse.status).toBe(200);
+    }
     const templates = await call<Listed>('GET', `${envPath('acme-prod')}/templates`, owner);
     expect(templates.body.data.length).toBeGreaterThan(0);
     expect(templates.body.data.some((t) => (t.tags ?? []).length > 0)).toBe(true);

@@ -4,10 +4,16 @@ import { queryRows } from '../../query-rows.ts';
 import { connectors, tags, templates, templateTags } from '../../schema/environment-api.ts';
 import type { Database } from '../../types.ts';
 
-const DEMO_SCRIPT = `// Demo connector: answers with an empty page.
+const DEMO_SCRIPT = `// Demo connector (media or data): a complete connector whose source has nothing to list yet.
 export default class DemoConnector {
   constructor(runtime) { this.runtime = runtime; }
-  async query() { return { pageSize: 0, data: [], links: {} }; }
+  getCapabilities() { return { query: true, detail: true, filtering: false, metadata: false, sorting: false, model: true }; }
+  getConfigurationOptions() { return []; }
+  async query() { return { pageSize: 0, data: [], links: { nextPage: '' } }; }
+  async detail() { throw new ConnectorHttpError(404, 'the demo source holds no assets'); }
+  async download() { throw new ConnectorHttpError(404, 'the demo source holds no assets'); }
+  async getModel() { return { properties: [] }; }
+  async getPage() { return { data: [], continuationToken: null }; }
 }
 `;
 
