@@ -162,7 +162,10 @@ describe('the platform-server process', () => {
   it('names the variable and the rule of a bad configuration, never a value that may be a credential', async () => {
     const planted = 'planted-credential-7f3e91';
     const cases: [Record<string, string>, RegExp][] = [
-      [{ SECRETS_KEY: `${planted}==` }, /^Configuration error: SECRETS_KEY is not valid: must be 32 bytes/m],
+      [
+        { SECRETS_KEY: `${planted}==` },
+        /^Configuration error: SECRETS_KEY is not valid: the key must be 32 bytes/m,
+      ],
       [
         { DATABASE_URL: `mysql://app:${planted}@db.internal/platform` },
         /DATABASE_URL is not valid: must be a postgres/,

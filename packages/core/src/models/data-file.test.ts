@@ -71,7 +71,7 @@ describe('the data file schema', () => {
 
   it('lists the known keys when no key is close', () => {
     expect(errorsOf({ colour: 'blue' })).toEqual({
-      colour: ['unknown key (the file has users, subscriptions, renderEvents)'],
+      colour: ['unknown key (the file has users, subscriptions, renderEvents, auditEntries)'],
     });
   });
 
