@@ -145,7 +145,10 @@ class Sandbox implements ConnectorSandbox {
     }
     const vm = await this.#ensureVm();
     const invocation = this.#begin(deadline, hooks);
-    const sent = method === 'upload' ? [handOver(invocation.files, args[0]), ...args.slice(1)] : args;
+    const sent =
+      method === 'upload'
+        ? [handOver(invocation.files, args[0], invocation.memory, invocation), ...args.slice(1)]
+        : args;
     return new Promise<InvocationResult>((resolve, reject) => {
       const call: Call = {
         invocation,
