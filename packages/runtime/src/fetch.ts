@@ -34,6 +34,8 @@ export type Invocation = {
   limits: RuntimeLimits;
   hostFetch: HostFetch;
   onFetch: ((record: FetchRecord) => void) | undefined;
+  /** Where the invocation's `runtime.logError` messages go. */
+  onLogError: ((message: string) => void) | undefined;
   /**
    * Fetches still waiting for their answer, each recording itself as cut short: called when the invocation ends
    * (a limit, the time limit), so that its record lists every fetch it made, not only those that were answered.

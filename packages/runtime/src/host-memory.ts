@@ -1,6 +1,6 @@
 /**
- * What the host holds for one session outside the interpreter: response bodies kept behind ArrayBufferPointers and
- * `data:` URLs decoded. They count against the session's memory limit (RUNTIME_MEMORY_MB), as the interpreter's heap
+ * What the host holds for one session outside the interpreter: response bodies kept behind ArrayBufferPointers,
+ * `data:` URLs decoded and the files handed to `upload`. They count against the session's memory limit (RUNTIME_MEMORY_MB), as the interpreter's heap
  * does, so no call can make the host hold more than that for it. Bodies a running call fetched are its own; once that
  * call has ended they stay available to the session's later calls (a `query` that fetched, a `download` that returns
  * the pointer) within an eighth of the session's memory and until their room is needed, the oldest given up first.
@@ -22,6 +22,8 @@ export class HostMemory {
   /** Insertion order is age: the oldest first. */
   readonly #kept = new Map<string, Entry>();
   readonly #byOwner = new Map<object, string[]>();
+  /** Bytes held for a call without a pointer of their own (its uploaded files), until the call ends. */
+  readonly #charged = new Map<object, number>();
 
   constructor(limitBytes: number) {
     this.limitBytes = limitBytes;
@@ -46,6 +48,14 @@ export class HostMemory {
     return id;
   }
 
+  /** Counts `bytes` the host holds for `owner` (a call) until `release(owner)`; MEMORY_LIMIT when they cannot fit. */
+  charge(owner: object, bytes: number): void {
+    if (this.#heldBytes + bytes > this.limitBytes) this.#dropEnded(this.limitBytes - bytes);
+    if (this.#heldBytes + bytes > this.limitBytes) throw memoryLimit(this.limitBytes);
+    this.#heldBytes += bytes;
+    this.#charged.set(owner, (this.#charged.get(owner) ?? 0) + bytes);
+  }
+
   get(id: string): KeptBody | undefined {
     return this.#kept.get(id);
   }
@@ -55,6 +65,8 @@ export class HostMemory {
    * within an eighth of its memory (`answered`, the one it returned, goes at once).
    */
   release(owner: object, answered?: string): void {
+    this.#heldBytes -= this.#charged.get(owner) ?? 0;
+    this.#charged.delete(owner);
     for (const id of this.#byOwner.get(owner) ?? []) {
       const entry = this.#kept.get(id);
       if (entry === undefined || entry.ended) continue;
@@ -73,6 +85,7 @@ export class HostMemory {
   clear(): void {
     this.#kept.clear();
     this.#byOwner.clear();
+    this.#charged.clear();
     this.#heldBytes = 0;
     this.#endedBytes = 0;
   }

@@ -520,6 +520,35 @@ describe('a session: one instance, calls interleaved where they await', () => {
     sandbox.dispose();
   });
 
+  it("counts each logError to the call that said it; without a call's own hook, the sandbox's hears it", async () => {
+    const heard: string[] = [];
+    const sandbox = await loadConnector({
+      script: connector(`async getModel(context) {
+        this.runtime.logError('before ' + context.who);
+        await this.runtime.fetch(this.runtime.options.base + '/' + context.who);
+        this.runtime.logError('after ' + context.who);
+        return {};
+      }`),
+      options: { base: 'https://api.example.test' },
+      platform: 'server',
+      fetch: port().fetch,
+      onLogError: (message) => heard.push(message),
+    });
+    const logs: Record<string, string[]> = { a: [], b: [] };
+    await Promise.all(
+      ['a', 'b'].map((who) =>
+        sandbox.call('getModel', [{ who }], {}, undefined, {
+          onLogError: (message) => logs[who]?.push(message),
+        }),
+      ),
+    );
+    expect(logs).toEqual({ a: ['before a', 'after a'], b: ['before b', 'after b'] });
+    expect(heard).toEqual([]);
+    await sandbox.call('getModel', [{ who: 'c' }]);
+    expect(heard).toEqual(['before c', 'after c']);
+    sandbox.dispose();
+  });
+
   it('ends the session when one call trips a limit: its other calls in flight end with SESSION_ENDED', async () => {
     const sandbox = await load(
       connector(`async getModel(context) {

@@ -55,10 +55,12 @@ export type LoadParams = {
   onLogError?: (message: string) => void;
 };
 
-/** What one call may bring of its own; without them, the sandbox's `fetch` and `onFetch` serve it. */
+/** What one call may bring of its own; without them, the sandbox's `fetch`, `onFetch` and `onLogError` serve it. */
 export type CallHooks = {
   fetch?: HostFetch | undefined;
   onFetch?: ((record: FetchRecord) => void) | undefined;
+  /** The call's `runtime.logError` messages: those said while the interpreter runs for this call (as its fetches). */
+  onLogError?: ((message: string) => void) | undefined;
 };
 
 export type ConnectorSandbox = {
@@ -143,7 +145,10 @@ class Sandbox implements ConnectorSandbox {
     }
     const vm = await this.#ensureVm();
     const invocation = this.#begin(deadline, hooks);
-    const sent = method === 'upload' ? [handOver(invocation.files, args[0]), ...args.slice(1)] : args;
+    const sent =
+      method === 'upload'
+        ? [handOver(invocation.files, args[0], invocation.memory, invocation), ...args.slice(1)]
+        : args;
     return new Promise<InvocationResult>((resolve, reject) => {
       const call: Call = {
         invocation,
@@ -199,6 +204,7 @@ class Sandbox implements ConnectorSandbox {
       limits: this.#limits,
       hostFetch: hooks.fetch ?? this.#params.fetch,
       onFetch: hooks.onFetch ?? this.#params.onFetch,
+      onLogError: hooks.onLogError ?? this.#params.onLogError,
       unanswered: new Set(),
     };
   }
@@ -421,8 +427,10 @@ class Sandbox implements ConnectorSandbox {
       const functions = {
         fetch: context.newFunction('fetch', (url, init) => this.#hostFetch(context, url, init)),
         sleep: context.newFunction('sleep', (ms) => this.#hostSleep(context, ms)),
+        // Said while the interpreter runs for one call (or loads the module): that call's message.
         logError: context.newFunction('logError', (message) => {
-          this.#params.onLogError?.(context.getString(message).slice(0, LOG_MESSAGE_MAX));
+          const onLogError = this.#current === undefined ? this.#params.onLogError : this.#current.onLogError;
+          onLogError?.(context.getString(message).slice(0, LOG_MESSAGE_MAX));
         }),
       };
       for (const [name, fn] of Object.entries(functions)) context.setProp(host, name, scope.manage(fn));

@@ -44,6 +44,22 @@ describe('the fair queue of the runtime', () => {
     expect([queue.take(), queue.take(), queue.take()]).toEqual(['x0', 'y0', 'x1']);
   });
 
+  it("lets a caller past its share of a subscription's running calls while no other caller of it waits", () => {
+    const queue = new FairQueue<string>({ running: 8, waiting: 32 });
+    for (const caller of ['a', 'b', 'c']) queue.offer(`${caller}0`, tenancy('S', caller));
+    expect([queue.take(), queue.take(), queue.take()]).toEqual(['a0', 'b0', 'c0']);
+    // An editor's six downloads at once: its share is 2 of 8 among four callers, yet five slots are free.
+    for (let i = 0; i < 6; i++) queue.offer(`x${i}`, tenancy('S', 'x'));
+    const started = Array.from({ length: 6 }, () => queue.take());
+    expect(started).toEqual(['x0', 'x1', 'x2', 'x3', 'x4', undefined]);
+    // Another caller below its share comes first as soon as a slot is free.
+    queue.offer('b1', tenancy('S', 'b'));
+    queue.done('x0');
+    expect(queue.take()).toBe('b1');
+    queue.done('x1');
+    expect(queue.take()).toBe('x5');
+  });
+
   it('passes over a call no worker can take now, and puts a call back at the head of its queue', () => {
     const queue = new FairQueue<string>({ running: 10, waiting: 10 });
     queue.offer('b0', tenancy('B'));

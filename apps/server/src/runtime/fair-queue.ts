@@ -5,7 +5,8 @@
  * subscription's callers), and tells it when a call ends (`done`).
  *
  * A share is the capacity divided by the subscriptions with calls running or waiting (at least one each), and a
- * subscription's share likewise between its callers. A subscription at its share of running calls starts no more
+ * subscription's share likewise between its callers. A caller's share is not a cap while no other caller of its
+ * subscription waits below its own: the subscription's room is never left idle while one of its callers has work. A subscription at its share of running calls starts no more
  * while others are below theirs; the pool may then run up to twice its nominal capacity, so a newcomer starts at once
  * even when one subscription's backlog had taken every slot before it came.
  */
@@ -66,11 +67,14 @@ export class FairQueue<T> {
       if (sub.waiting.length === 0) continue;
       const share = shareOf(this.#limits.running, subscriptions);
       if (sub.running >= share) continue;
-      for (const [callerName, bucket] of sub.callers) {
-        const item = bucket.waiting[0];
-        if (item === undefined) continue;
-        if (bucket.running >= shareOf(share, sub.callers.size)) continue;
-        if (!eligible(item)) continue;
+      const callerShare = shareOf(share, sub.callers.size);
+      // Callers below their share first; when none of them can start a call, the subscription's share is not left
+      // idle: a caller over its share (an editor's six downloads at once) takes the room no other caller waits for.
+      const next =
+        this.#nextOf(sub, eligible, (bucket) => bucket.running < callerShare) ??
+        this.#nextOf(sub, eligible, () => true);
+      if (next !== undefined) {
+        const [callerName, bucket, item] = next;
         bucket.waiting.shift();
         sub.waiting.splice(sub.waiting.indexOf(item), 1);
         bucket.running += 1;
@@ -84,6 +88,20 @@ export class FairQueue<T> {
         this.#subscriptions.set(name, sub);
         return item;
       }
+    }
+    return undefined;
+  }
+
+  /** The first caller of `sub`, in turn, that `may` start a call now, with that call. */
+  #nextOf(
+    sub: Subscription<T>,
+    eligible: (item: T) => boolean,
+    may: (bucket: Bucket<T>) => boolean,
+  ): [string, Bucket<T>, T] | undefined {
+    for (const [callerName, bucket] of sub.callers) {
+      const item = bucket.waiting[0];
+      if (item === undefined || !may(bucket) || !eligible(item)) continue;
+      return [callerName, bucket, item];
     }
     return undefined;
   }

@@ -202,6 +202,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
           ? { ...message.error, code: message.error.code }
           : toConnectorError(message.error),
         fetches: message.fetches,
+        logs: message.logs,
         durationMs: message.durationMs,
       });
       return;

@@ -17,7 +17,7 @@ import {
   RuntimeError,
 } from '@platform/runtime';
 import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
-import { ALIVE_INTERVAL_MS, BEGUN, claimCellOf, POSTED } from './worker-protocol.ts';
+import { ALIVE_INTERVAL_MS, BEGUN, claimCellOf, LOG_MESSAGES_SENT, POSTED } from './worker-protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('runtime-worker runs as a worker thread');
@@ -141,6 +141,7 @@ const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<v
   }
   const started = performance.now();
   const fetches: FetchRecord[] = [];
+  const logs: string[] = [];
   const session = sessionFor(message, script);
   session.running += 1;
   try {
@@ -151,6 +152,9 @@ const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<v
     const result = await sandbox.call(message.method, message.args, message.callOptions, message.deadline, {
       fetch: fetchFor(message.id),
       onFetch: (record) => fetches.push(record),
+      onLogError: (text) => {
+        if (logs.length < LOG_MESSAGES_SENT) logs.push(text);
+      },
     });
     const transfer = result.kind === 'binary' ? [result.bytes.slice().buffer as ArrayBuffer] : [];
     send(
@@ -162,6 +166,7 @@ const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<v
             ? { ...result, bytes: new Uint8Array(transfer[0] as ArrayBuffer) }
             : result,
         fetches,
+        logs,
         durationMs: performance.now() - started,
       },
       transfer,
@@ -172,6 +177,7 @@ const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<v
       id: message.id,
       error: wireError(error),
       fetches,
+      logs,
       durationMs: performance.now() - started,
     });
   } finally {
@@ -210,9 +216,23 @@ port.on('message', (message: ToWorker) => {
     started();
     checkScript(message.script, limits)
       .then(
-        () => send({ type: 'done', id: message.id, fetches: [], durationMs: performance.now() - begun }),
+        () =>
+          send({
+            type: 'done',
+            id: message.id,
+            fetches: [],
+            logs: [],
+            durationMs: performance.now() - begun,
+          }),
         (error: unknown) =>
-          send({ type: 'done', id: message.id, error: wireError(error), fetches: [], durationMs: 0 }),
+          send({
+            type: 'done',
+            id: message.id,
+            error: wireError(error),
+            fetches: [],
+            logs: [],
+            durationMs: 0,
+          }),
       )
       .finally(ended);
   }

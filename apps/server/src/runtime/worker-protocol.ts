@@ -54,8 +54,13 @@ export type FromWorker =
       result?: InvocationResult | undefined;
       error?: WireError | undefined;
       fetches: FetchRecord[];
+      /** The call's `runtime.logError` messages, oldest first: at most LOG_MESSAGES_SENT. */
+      logs: string[];
       durationMs: number;
     };
+
+/** The services keep no more of one call's logError messages than this (clean-outcome.ts): no more cross. */
+export const LOG_MESSAGES_SENT = 20;
 
 /** How often a worker with work says it is free to take more (its event loop turned). */
 export const ALIVE_INTERVAL_MS = 100;

@@ -75,7 +75,21 @@ export default class Unparsable {
   async getPage(config, context) { return { data: [], continuationToken: null }; }
 }`;
 
-type Activity = { data: { error: string | null; fetches: { url: string; error?: string }[] }[] };
+/** A data connector that tells `runtime.logError` what the upstream echoed, and then answers. */
+const loggingConnector = `
+export default class Logging {
+  constructor(runtime) { this.runtime = runtime; }
+  async getModel(context) {
+    const echoed = await this.runtime.fetch(this.runtime.options.base + '/echo', { method: 'GET' });
+    this.runtime.logError('the upstream echoed ' + echoed.text);
+    return { properties: [] };
+  }
+  async getPage(config, context) { return { data: [], continuationToken: null }; }
+}`;
+
+type Activity = {
+  data: { error: string | null; fetches: { url: string; error?: string }[]; logs: string[] }[];
+};
 
 describe.each(await testBackends())('redaction and bounds of what a connector says, on $name', (backend) => {
   let tp: TestPlatform;
@@ -141,6 +155,33 @@ describe.each(await testBackends())('redaction and bounds of what a connector sa
       expect(seen).not.toContain(STATIC_KEY);
       expect(seen).not.toContain(SHARED_VALUE);
     }
+  });
+
+  it('a logError message reaches the activity and the server log, the static key echoed in it as ***', async () => {
+    const id = await publish(loggingConnector);
+    expectStatus(
+      await rest('PUT', `${connectorsPath}/${id}/auth/static`, {
+        ...owner,
+        body: { usage: 'server', key: 'X-Api-Key', value: STATIC_KEY },
+      }),
+      200,
+    );
+    const answered = await rest('POST', `${connectorsPath}/${id}/data/model`, { ...server, body: {} });
+    expectStatus(answered, 200);
+    const activity = await activityOf(id);
+    const logs = activity.body.data[0]?.logs ?? [];
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toContain('the upstream echoed');
+    expect(logs[0]).toContain('"x-api-key":"***"');
+    const logged = tp.logs
+      .join('')
+      .split('\n')
+      .filter((line) => line.includes('connector logError') && line.includes(id));
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toContain('the upstream echoed');
+    expect(logged[0]).toContain('\\"x-api-key\\":\\"***\\"');
+    for (const seen of [answered.text, activity.text, tp.logs.join('\n')])
+      expect(seen).not.toContain(STATIC_KEY);
   });
 
   it('an OAuth access token echoed by the upstream is redacted', async () => {
