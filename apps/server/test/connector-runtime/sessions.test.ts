@@ -363,7 +363,13 @@ describe.each(await testBackends())('connector sessions through the composed ser
   }, 30_000);
 
   it("starts subscription A's call within a second while two calls of subscription B loop", async () => {
+    // A's first call of a connector (a new session: its instance is made for it), alone, as the measure of what
+    // the same call costs while B loops: on a loaded machine a cold start alone can take a good part of a second.
+    const before = await publish(dataConnector('return { properties: [] };'));
     const trivial = await publish(dataConnector('return { properties: [] };'));
+    const aloneStarted = performance.now();
+    expectStatus(await run(before, 'data/model', {}, serverCaller), 200);
+    const alone = performance.now() - aloneStarted;
     const loop = await publish(dataConnector('for (;;) {}'), 'data', globexConnectors, USERS.outsider);
     const loops = [1, 2].map(() => run(loop, 'data/model', {}, globexCaller, globexConnectors));
     // While both loop: each holds a thread by now (the second moved off the first's held worker).
@@ -371,7 +377,9 @@ describe.each(await testBackends())('connector sessions through the composed ser
     const started = performance.now();
     const reply = await run(trivial, 'data/model', {}, serverCaller);
     expectStatus(reply, 200);
-    expect(performance.now() - started).toBeLessThan(1_000);
+    // The loops delay A's call by less than a second (they hold threads of their own, not A's).
+    const waited = performance.now() - started;
+    expect(waited - alone, `alone ${alone} ms, while B loops ${waited} ms`).toBeLessThan(1_000);
     for (const looped of await Promise.all(loops)) expectStatus(looped, 504);
   }, 30_000);
 });
