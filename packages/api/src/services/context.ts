@@ -1,5 +1,5 @@
 import type { AuthUsage } from '@platform/core';
-import type { ConnectorActivityLog, Database, Fingerprint, SecretBox } from '@platform/store';
+import type { ConnectorActivityLog, Database, Db, Fingerprint, SecretBox } from '@platform/store';
 import type { Logger } from 'pino';
 import type { ConnectorRuntimePort } from './connector-runtime/port.ts';
 import type { ReadCache } from './read-cache.ts';
@@ -37,8 +37,16 @@ export type AuthorizationCodeFlow = {
     userId: string;
     state: string;
     code: string;
+    /** Runs in the transaction that stores the tokens (the audit entry commits with them or not at all). */
+    within?: (tx: Db) => Promise<void>;
   }): Promise<void>;
-  logout(ctx: { environmentId: number; connectorId: string; userId: string }): Promise<void>;
+  logout(ctx: {
+    environmentId: number;
+    connectorId: string;
+    userId: string;
+    /** Runs in the transaction that drops the tokens. */
+    within?: (tx: Db) => Promise<void>;
+  }): Promise<void>;
 };
 
 /** Everything a transport-free service needs; built once per request by each transport. */

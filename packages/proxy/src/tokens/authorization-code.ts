@@ -5,7 +5,7 @@ import {
   NotFoundError,
   ValidationError,
 } from '@platform/core';
-import { type Database, type SecretBox, schema, trimPendingLogins } from '@platform/store';
+import { type Database, type Db, type SecretBox, schema, trimPendingLogins } from '@platform/store';
 import { and, eq, lt } from 'drizzle-orm';
 import {
   buildAuthorizationUrl,
@@ -20,6 +20,7 @@ import { type ConnectorConfigLoader, isUuid } from '../proxy/connector-config.ts
 import { runGrant } from './run-grant.ts';
 import type { TokenCache } from './token-cache.ts';
 import { oauthErrorCode } from './token-errors.ts';
+import type { WithinWrite } from './token-store.ts';
 
 /**
  * Pending logins kept per user, across connectors (docs/connector-auth.md): starting one more drops the oldest,
@@ -39,8 +40,12 @@ export type RedirectContext = {
   /** The callback's query string, as received. */
   query: URLSearchParams | Record<string, string | string[] | undefined>;
 };
-export type CompleteContext = LoginContext & { state: string; code: string };
-export type LogoutContext = LoginContext;
+/**
+ * `within`: a step of the caller's (its audit entry) run in the transaction that stores or drops the tokens, so the
+ * change never commits without it.
+ */
+export type CompleteContext = LoginContext & { state: string; code: string; within?: WithinWrite };
+export type LogoutContext = LoginContext & { within?: WithinWrite };
 
 /**
  * What the identity provider's callback carried, for the page that hands it to the window that opened the login.
@@ -177,7 +182,7 @@ export const createAuthorizationCodeFlow = (deps: AuthorizationCodeDeps): Author
       return { kind: 'code', state, code };
     },
 
-    async complete({ environmentId, connectorId, userId, state, code }) {
+    async complete({ environmentId, connectorId, userId, state, code, within }) {
       // The configuration as it is now, not as this replica's cache last saw it: a change made on another replica
       // a moment ago (a new client secret) must be what the code is exchanged with.
       const { connector, auth } = await codeConfig(environmentId, connectorId, true);
@@ -217,10 +222,11 @@ export const createAuthorizationCodeFlow = (deps: AuthorizationCodeDeps): Author
       await cache.put(
         { connectorId: connector.id, usage: 'browser', revision: auth.revision, userId: login.userId },
         { ...token, obtainedAt },
+        within,
       );
     },
 
-    async logout({ environmentId, connectorId, userId }) {
+    async logout({ environmentId, connectorId, userId, within }) {
       if (!isUuid(connectorId))
         throw new NotFoundError(`Connector ${connectorId} was not found in this environment.`);
       const rows = await database.db
@@ -231,14 +237,18 @@ export const createAuthorizationCodeFlow = (deps: AuthorizationCodeDeps): Author
       const connector = rows[0];
       if (!connector) throw new NotFoundError(`Connector ${connectorId} was not found in this environment.`);
       cache.forgetUser(connector.id, userId);
-      await database.db
-        .delete(schema.connectorTokens)
-        .where(
-          and(
-            eq(schema.connectorTokens.connectorId, connector.id),
-            eq(schema.connectorTokens.userId, userId),
-          ),
-        );
+      await database.db.transaction(async (transaction) => {
+        const tx = transaction as unknown as Db;
+        await tx
+          .delete(schema.connectorTokens)
+          .where(
+            and(
+              eq(schema.connectorTokens.connectorId, connector.id),
+              eq(schema.connectorTokens.userId, userId),
+            ),
+          );
+        await within?.(tx);
+      });
     },
   };
 };

@@ -13,7 +13,7 @@ import { createFetchSignal } from './fetch-signal.ts';
 import { tokenEndpointOf } from './oauth-configuration.ts';
 import { runGrant, runRefresh } from './run-grant.ts';
 import { tokenBackoffMs, tokenTimeoutError, withDeadline } from './token-backoff.ts';
-import type { StoredRow, StoredToken, TokenKey, TokenStore } from './token-store.ts';
+import type { StoredRow, StoredToken, TokenKey, TokenStore, WithinWrite } from './token-store.ts';
 
 /** Token requests at once per token endpoint and connector in one process (endpoint-slots.ts). */
 const slotsPerEndpoint = 4;
@@ -52,7 +52,7 @@ export type TokenCache = {
   /** The key's token this process holds in memory, without obtaining one or counting a cache hit. */
   peek(auth: OAuthConfig, userId: string): StoredToken | undefined;
   /** Stores a token obtained outside the cache (authorization code exchange). */
-  put(key: TokenKey, token: StoredToken): Promise<void>;
+  put(key: TokenKey, token: StoredToken, within?: WithinWrite): Promise<void>;
   forgetUser(connectorId: string, userId: string): void;
   clear(): Promise<void>;
 };
@@ -267,8 +267,8 @@ export const createTokenCache = ({
     peek(auth, userId) {
       return cache.peek(cacheKeyOf(keyOf(auth, userId)));
     },
-    async put(key, token) {
-      await store.write(key, token);
+    async put(key, token, within) {
+      await store.write(key, token, within);
       const cacheKey = cacheKeyOf(key);
       failures.delete(cacheKey);
       cache.set(cacheKey, token, { ttl: memoryTtl(key, token) });

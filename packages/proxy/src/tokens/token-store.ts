@@ -1,5 +1,5 @@
 import type { AuthUsage } from '@platform/core';
-import { type Database, type SecretBox, schema } from '@platform/store';
+import { type Database, type Db, type SecretBox, schema } from '@platform/store';
 import { and, desc, eq, lt } from 'drizzle-orm';
 import type { TokenSet } from './run-grant.ts';
 
@@ -9,6 +9,9 @@ export type StoredToken = TokenSet & { obtainedAt: number };
 /** A token as the store holds it, with the configuration revision it was obtained (or last refreshed) under. */
 export type StoredRow = StoredToken & { revision: number };
 
+/** A step of the caller's (its audit entry) that commits with the tokens' change or not at all. */
+export type WithinWrite = (tx: Db) => Promise<void>;
+
 /**
  * Tokens at rest in `connector_tokens`, access and refresh token sealed by the SecretBox. A token outlives the
  * configuration it was obtained under (docs/connector-auth.md, rule 4: only deleting the connector resets cached
@@ -17,9 +20,9 @@ export type StoredRow = StoredToken & { revision: number };
  */
 export type TokenStore = {
   read(key: TokenKey): Promise<StoredRow | undefined>;
-  write(key: TokenKey, token: StoredToken): Promise<void>;
+  write(key: TokenKey, token: StoredToken, within?: WithinWrite): Promise<void>;
   /** Drops one user's tokens of a connector usage, whatever the revision (authorization code logout). */
-  removeUser(connectorId: string, usage: AuthUsage, userId: string): Promise<void>;
+  removeUser(connectorId: string, usage: AuthUsage, userId: string, within?: WithinWrite): Promise<void>;
 };
 
 export const createTokenStore = (database: Database, secrets: SecretBox): TokenStore => ({
@@ -47,7 +50,7 @@ export const createTokenStore = (database: Database, secrets: SecretBox): TokenS
       return undefined;
     }
   },
-  async write(key, token) {
+  async write(key, token, within) {
     const t = schema.connectorTokens;
     const values = {
       ...key,
@@ -57,35 +60,41 @@ export const createTokenStore = (database: Database, secrets: SecretBox): TokenS
       expiresAt: new Date(token.expiresAt),
       updatedAt: new Date(token.obtainedAt),
     };
-    await database.db
-      .insert(t)
-      .values(values)
-      .onConflictDoUpdate({
-        target: [t.connectorId, t.usage, t.revision, t.userId],
-        set: {
-          accessToken: values.accessToken,
-          refreshToken: values.refreshToken,
-          tokenType: values.tokenType,
-          expiresAt: values.expiresAt,
-          updatedAt: values.updatedAt,
-        },
-      });
-    // This one replaces those obtained under an earlier configuration.
-    await database.db
-      .delete(t)
-      .where(
-        and(
-          eq(t.connectorId, key.connectorId),
-          eq(t.usage, key.usage),
-          eq(t.userId, key.userId),
-          lt(t.revision, key.revision),
-        ),
-      );
+    await database.db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Db;
+      await tx
+        .insert(t)
+        .values(values)
+        .onConflictDoUpdate({
+          target: [t.connectorId, t.usage, t.revision, t.userId],
+          set: {
+            accessToken: values.accessToken,
+            refreshToken: values.refreshToken,
+            tokenType: values.tokenType,
+            expiresAt: values.expiresAt,
+            updatedAt: values.updatedAt,
+          },
+        });
+      // This one replaces those obtained under an earlier configuration.
+      await tx
+        .delete(t)
+        .where(
+          and(
+            eq(t.connectorId, key.connectorId),
+            eq(t.usage, key.usage),
+            eq(t.userId, key.userId),
+            lt(t.revision, key.revision),
+          ),
+        );
+      await within?.(tx);
+    });
   },
-  async removeUser(connectorId, usage, userId) {
+  async removeUser(connectorId, usage, userId, within) {
     const t = schema.connectorTokens;
-    await database.db
-      .delete(t)
-      .where(and(eq(t.connectorId, connectorId), eq(t.usage, usage), eq(t.userId, userId)));
+    await database.db.transaction(async (transaction) => {
+      const tx = transaction as unknown as Db;
+      await tx.delete(t).where(and(eq(t.connectorId, connectorId), eq(t.usage, usage), eq(t.userId, userId)));
+      await within?.(tx);
+    });
   },
 });

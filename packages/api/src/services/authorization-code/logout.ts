@@ -12,13 +12,13 @@ export const logoutAuthorizationCode: Service<Input, undefined> = async (ctx, in
     environmentId: environment.id,
     connectorId: input.connectorId,
     userId: ctx.caller.userId,
-  });
-  // The proxy's token store writes the user's tokens (or drops them) on its own connection: the entry follows
-  // the change that succeeded, in a statement of its own.
-  await recordChange(ctx, ctx.database.db, {
-    action: 'connector.authorizationCode.logout',
-    target: { type: 'connectorAuthorization', id: input.connectorId.toLowerCase(), environment },
-    changes: { usage: { to: 'browser' } },
+    // The entry commits in the transaction that stores (or drops) the user's tokens: never one without the other.
+    within: (tx) =>
+      recordChange(ctx, tx, {
+        action: 'connector.authorizationCode.logout',
+        target: { type: 'connectorAuthorization', id: input.connectorId.toLowerCase(), environment },
+        changes: { usage: { to: 'browser' } },
+      }),
   });
   return undefined;
 };
