@@ -53,6 +53,12 @@ export type LoadParams = {
   limits?: Partial<RuntimeLimits>;
   onFetch?: (record: FetchRecord) => void;
   onLogError?: (message: string) => void;
+  /**
+   * Called when the interpreter starts running (a call's event, loading) and when it stops: a host that watches for a
+   * sandbox holding its thread (a connector looping to its deadline) measures one run, not its own silence, so a
+   * thread merely busy with many short runs is never taken for held.
+   */
+  onRun?: ((running: boolean) => void) | undefined;
 };
 
 /** What one call may bring of its own; without them, the sandbox's `fetch`, `onFetch` and `onLogError` serve it. */
@@ -231,6 +237,7 @@ class Sandbox implements ConnectorSandbox {
   #drive(vm: Vm, invocation: Invocation, work: (context: QuickJSContext) => void): void {
     const { context, runtime } = vm;
     this.#current = invocation;
+    this.#params.onRun?.(true);
     try {
       if (this.#optionsOf !== invocation) {
         const call = [...this.#calls].find((candidate) => candidate.invocation === invocation);
@@ -250,12 +257,14 @@ class Sandbox implements ConnectorSandbox {
       }
     } catch (error) {
       this.#current = undefined;
+      this.#params.onRun?.(false);
       const call = [...this.#calls].find((candidate) => candidate.invocation === invocation);
       if (call !== undefined) this.#fail(call, error);
       else this.#endSession(undefined, sessionEnded());
       return;
     }
     this.#current = undefined;
+    this.#params.onRun?.(false);
     this.#review();
   }
 
@@ -387,6 +396,7 @@ class Sandbox implements ConnectorSandbox {
     // Loading is one run of the interpreter: the module's top level and the constructor, under their own deadline.
     const invocation = this.#begin();
     this.#current = invocation;
+    this.#params.onRun?.(true);
     try {
       control = this.#evalPrelude(context);
       const loaded = this.#evalModule(context, control);
@@ -414,6 +424,7 @@ class Sandbox implements ConnectorSandbox {
       throw error;
     } finally {
       this.#current = undefined;
+      this.#params.onRun?.(false);
       this.#end(invocation);
     }
   }

@@ -125,8 +125,15 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   };
 
   const spawn = (extra = false): Slot => {
-    const worker = newWorker({ limits: options.limits, claims: claimBuffer });
-    const slot: Slot = new WorkerHandle(worker, claims, extra, performance.now());
+    const sandboxRun = new SharedArrayBuffer(BigInt64Array.BYTES_PER_ELEMENT);
+    const worker = newWorker({ limits: options.limits, claims: claimBuffer, sandboxRun });
+    const slot: Slot = new WorkerHandle(
+      worker,
+      claims,
+      new BigInt64Array(sandboxRun),
+      extra,
+      performance.now(),
+    );
     worker.on('message', (message: FromWorker) => onMessage(slot, message));
     worker.on('error', (error) => options.log.error({ err: error }, 'connector runtime worker failed'));
     worker.on('exit', () => replace(slot, 'the runtime worker stopped'));
@@ -190,7 +197,6 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
 
   const onMessage = (slot: Slot, message: FromWorker): void => {
     slot.heard(performance.now());
-    if (message.type === 'alive') return;
     if (message.type === 'need-script') {
       slot.resend(message.id);
       return;

@@ -17,12 +17,17 @@ import {
   RuntimeError,
 } from '@platform/runtime';
 import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
-import { ALIVE_INTERVAL_MS, BEGUN, claimCellOf, LOG_MESSAGES_SENT, POSTED } from './worker-protocol.ts';
+import { BEGUN, claimCellOf, LOG_MESSAGES_SENT, POSTED } from './worker-protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('runtime-worker runs as a worker thread');
-const { limits, claims: claimBuffer } = workerData as WorkerData;
+const { limits, claims: claimBuffer, sandboxRun } = workerData as WorkerData;
 const claims = new Int32Array(claimBuffer);
+const runSince = new BigInt64Array(sandboxRun);
+/** A sandbox starts or stops running on this thread: the pool sees since when (worker-handle.ts `held`). */
+const onRun = (running: boolean): void => {
+  Atomics.store(runSince, 0, running ? BigInt(Math.round(performance.timeOrigin + performance.now())) : 0n);
+};
 /** False when the pool took the job back while this thread was held (it runs elsewhere): it is then left alone. */
 const begin = (id: number): boolean =>
   Atomics.compareExchange(claims, claimCellOf(id), POSTED, BEGUN) === POSTED;
@@ -96,7 +101,14 @@ const sessionFor = (message: Extract<ToWorker, { type: 'invoke' }>, script: stri
   const known = sessions.get(message.session);
   if (known && !known.ended) return known;
   const session: Session = {
-    sandbox: loadConnector({ script, options: message.options, platform: 'server', fetch: noFetch, limits }),
+    sandbox: loadConnector({
+      script,
+      options: message.options,
+      platform: 'server',
+      fetch: noFetch,
+      limits,
+      onRun,
+    }),
     running: 0,
     ended: false,
   };
@@ -186,54 +198,33 @@ const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<v
   }
 };
 
-/**
- * While the worker has work, it says every ALIVE_INTERVAL_MS that its event loop is free. A sandbox that loops holds
- * the thread until its deadline: the pool, hearing nothing, sends other invocations to another worker meanwhile.
- */
-let active = 0;
-let alive: NodeJS.Timeout | undefined;
-const started = (): void => {
-  active += 1;
-  alive ??= setInterval(() => send({ type: 'alive' }), ALIVE_INTERVAL_MS);
-};
-const ended = (): void => {
-  active -= 1;
-  if (active > 0) return;
-  clearInterval(alive);
-  alive = undefined;
-};
-
 port.on('message', (message: ToWorker) => {
   if (message.type === 'fetched') {
     waiting.get(message.fetchId)?.(message);
   } else if (message.type === 'end-session') {
     endSession(message.session);
   } else if (message.type === 'invoke') {
-    started();
-    void invoke(message).finally(ended);
+    void invoke(message);
   } else if (begin(message.id)) {
     const begun = performance.now();
-    started();
-    checkScript(message.script, limits)
-      .then(
-        () =>
-          send({
-            type: 'done',
-            id: message.id,
-            fetches: [],
-            logs: [],
-            durationMs: performance.now() - begun,
-          }),
-        (error: unknown) =>
-          send({
-            type: 'done',
-            id: message.id,
-            error: wireError(error),
-            fetches: [],
-            logs: [],
-            durationMs: 0,
-          }),
-      )
-      .finally(ended);
+    void checkScript(message.script, limits, onRun).then(
+      () =>
+        send({
+          type: 'done',
+          id: message.id,
+          fetches: [],
+          logs: [],
+          durationMs: performance.now() - begun,
+        }),
+      (error: unknown) =>
+        send({
+          type: 'done',
+          id: message.id,
+          error: wireError(error),
+          fetches: [],
+          logs: [],
+          durationMs: 0,
+        }),
+    );
   }
 });

@@ -41,8 +41,6 @@ export type ToWorker =
   | { type: 'end-session'; session: string };
 
 export type FromWorker =
-  /** Sent every `ALIVE_INTERVAL_MS` while the worker has work and its event loop is free: a silent one is in a sandbox. */
-  | { type: 'alive' }
   /** An invoke came without the script of a version this worker no longer (or never) held: send it again with it. */
   | { type: 'need-script'; id: number }
   | { type: 'fetch'; id: number; fetchId: number; request: HostFetchRequest }
@@ -62,9 +60,6 @@ export type FromWorker =
 /** The services keep no more of one call's logError messages than this (clean-outcome.ts): no more cross. */
 export const LOG_MESSAGES_SENT = 20;
 
-/** How often a worker with work says it is free to take more (its event loop turned). */
-export const ALIVE_INTERVAL_MS = 100;
-
 /** Cells of the claim table: a job's cell is its id modulo this (far more than jobs in flight at once). */
 export const CLAIM_CELLS = 4096;
 /** A job's cell: posted and not yet begun; begun by the worker; withdrawn by the pool (which sends it elsewhere). */
@@ -82,4 +77,11 @@ export type WorkerData = {
    * to WITHDRAWN. One compare-and-swap each, so a job runs exactly once.
    */
   claims: SharedArrayBuffer;
+  /**
+   * BigInt64Array of one cell over a SharedArrayBuffer of the worker's own: since when a sandbox runs on its thread
+   * (epoch ms, `performance.timeOrigin + performance.now()`), 0 while none does. Written by the worker as runs begin and end,
+   * read by the pool: a run this old holds the thread (worker-handle.ts), while a worker busy with many short runs,
+   * its messages queued or its thread waiting for a core, never shows one.
+   */
+  sandboxRun: SharedArrayBuffer;
 };
