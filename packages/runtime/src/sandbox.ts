@@ -592,5 +592,10 @@ const pointedBytes = (value: unknown, memory: HostMemory): InvocationResult => {
       'download must return the arrayBuffer ({id, bytes}) of a response fetched by the same call, or by the same session while it lives; this id is none',
     );
   }
-  return { kind: 'binary', contentType: headerSafe(kept.contentType), bytes: kept.body };
+  return {
+    kind: 'binary',
+    contentType: headerSafe(kept.contentType),
+    bytes: kept.body,
+    kept: kept.kept?.ref,
+  };
 };

@@ -53,10 +53,33 @@ type Session = { sandbox: Promise<ConnectorSandbox>; running: number; ended: boo
 const sessions = new Map<string, Session>();
 /** The script of each version this worker was sent, the least recently used dropped beyond `MAX_VERSIONS`. */
 const scripts = new Map<string, string>();
-const waiting = new Map<number, (reply: { response?: HostFetchResponse; error?: WireError }) => void>();
+const waiting = new Map<number, (reply: Extract<ToWorker, { type: 'fetched' }>) => void>();
 let fetchSequence = 0;
 
 const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+
+/**
+ * Refs of bodies the pool keeps that no pointer names any more, said once per turn of the loop: after the answer of
+ * a `download` that returned one (that answer is sent within the same turn, and the pool answers from its copy).
+ */
+let releasing: string[] = [];
+const release = (ref: string): void => {
+  if (releasing.length === 0) {
+    setImmediate(() => {
+      send({ type: 'release', refs: releasing });
+      releasing = [];
+    });
+  }
+  releasing.push(ref);
+};
+
+/** A fetch's answer as the sandbox takes it: a body the pool keeps is known by its length and ref. */
+const responseOf = (reply: Extract<ToWorker, { type: 'fetched' }>): HostFetchResponse | undefined => {
+  if (!reply.response) return undefined;
+  const kept = reply.kept;
+  if (kept === undefined) return reply.response;
+  return { ...reply.response, kept: { ...kept, release: () => release(kept.ref) } };
+};
 
 const wireError = (error: unknown): WireError =>
   error instanceof RuntimeError
@@ -83,7 +106,8 @@ const fetchFor =
       waiting.set(fetchId, (reply) => {
         waiting.delete(fetchId);
         signal.removeEventListener('abort', abort);
-        if (reply.response) resolve(reply.response);
+        const response = responseOf(reply);
+        if (response) resolve(response);
         else if (reply.error?.code) reject(new RuntimeError(reply.error.code, reply.error.message));
         else reject(new Error(reply.error?.message ?? 'fetch failed'));
       });
@@ -168,14 +192,18 @@ const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<v
         if (logs.length < LOG_MESSAGES_SENT) logs.push(text);
       },
     });
-    const transfer = result.kind === 'binary' ? [result.bytes.slice().buffer as ArrayBuffer] : [];
+    // Bytes the pool keeps stay there (it answers them); others go over by transfer.
+    const transfer =
+      result.kind === 'binary' && result.kept === undefined
+        ? [result.bytes.slice().buffer as ArrayBuffer]
+        : [];
     send(
       {
         type: 'done',
         id: message.id,
         result:
-          result.kind === 'binary'
-            ? { ...result, bytes: new Uint8Array(transfer[0] as ArrayBuffer) }
+          result.kind === 'binary' && transfer[0] !== undefined
+            ? { ...result, bytes: new Uint8Array(transfer[0]) }
             : result,
         fetches,
         logs,
@@ -200,7 +228,10 @@ const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<v
 
 port.on('message', (message: ToWorker) => {
   if (message.type === 'fetched') {
-    waiting.get(message.fetchId)?.(message);
+    const answer = waiting.get(message.fetchId);
+    if (answer) answer(message);
+    // The fetch's call ended first: nothing will name the body the pool kept for it.
+    else if (message.kept) release(message.kept.ref);
   } else if (message.type === 'end-session') {
     endSession(message.session);
   } else if (message.type === 'invoke') {

@@ -30,6 +30,11 @@ export class WorkerHandle<J extends { message: Posted }, P extends WorkerPort = 
   /** Started beyond the pool's size while the others were held. */
   readonly extra: boolean;
   readonly running = new Map<number, J>();
+  /**
+   * Binary bodies fetched for this worker's sandboxes, kept here by ref rather than sent over: counted against their
+   * sessions' memory in the worker, dropped when it says `release` (or with the worker).
+   */
+  readonly bodies = new Map<string, Uint8Array>();
   /** When the worker last sent anything, or was given work while it had none (performance.now()). */
   #lastHeard: number;
   /** Since when a sandbox runs on the worker (worker-protocol.ts `sandboxRun`). */

@@ -36,7 +36,18 @@ export type ToWorker =
       deadline: number;
     }
   | { type: 'check'; id: number; script: string }
-  | { type: 'fetched'; fetchId: number; response?: HostFetchResponse; error?: WireError }
+  | {
+      type: 'fetched';
+      fetchId: number;
+      /** Without `kept`'s `release` (the worker makes its own, which says `release` back). */
+      response?: Omit<HostFetchResponse, 'kept'> | undefined;
+      /**
+       * A binary body the pool keeps on the main thread under `ref` (`response.body` is then empty): the sandbox never
+       * reads it as text, and a `download` answering it is answered from there, so its bytes never cross to the worker.
+       */
+      kept?: { ref: string; bytes: number } | undefined;
+      error?: WireError;
+    }
   /** The session ended (idle, least recently used, or moved to another worker): its instance goes once no call runs. */
   | { type: 'end-session'; session: string };
 
@@ -46,6 +57,8 @@ export type FromWorker =
   | { type: 'fetch'; id: number; fetchId: number; request: HostFetchRequest }
   /** The call that started this fetch ended first: abort it, its upstream connection included. */
   | { type: 'abort-fetch'; fetchId: number }
+  /** Bodies the pool keeps for this worker that no pointer names any more (sent once per turn of its loop). */
+  | { type: 'release'; refs: string[] }
   | {
       type: 'done';
       id: number;
