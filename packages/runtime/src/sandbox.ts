@@ -59,6 +59,11 @@ export type LoadParams = {
    * thread merely busy with many short runs is never taken for held.
    */
   onRun?: ((running: boolean) => void) | undefined;
+  /**
+   * Called now and then while the interpreter runs (at QuickJS's interrupt checks, every few thousand operations):
+   * a host that holds back what it has to say until its thread is free can say it while a run lasts.
+   */
+  whileRunning?: (() => void) | undefined;
 };
 
 /** What one call may bring of its own; without them, the sandbox's `fetch`, `onFetch` and `onLogError` serve it. */
@@ -386,7 +391,10 @@ class Sandbox implements ConnectorSandbox {
     const runtime = engine.newRuntime({
       memoryLimitBytes: this.#limits.memoryBytes,
       maxStackSizeBytes: this.#limits.stackBytes,
-      interruptHandler: () => this.#current !== undefined && Date.now() > this.#current.deadline,
+      interruptHandler: () => {
+        this.#params.whileRunning?.();
+        return this.#current !== undefined && Date.now() > this.#current.deadline;
+      },
     });
     runtime.setModuleLoader((name) => ({
       error: new Error(`import '${name}': a connector is one bundled module without imports`),

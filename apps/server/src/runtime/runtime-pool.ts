@@ -142,7 +142,10 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       extra,
       performance.now(),
     );
-    worker.on('message', (message: FromWorker) => onMessage(slot, message));
+    // A worker posts what one turn of its loop had to say at once (runtime-worker.ts `flush`).
+    worker.on('message', (messages: FromWorker[]) => {
+      for (const message of messages) onMessage(slot, message);
+    });
     worker.on('error', (error) => options.log.error({ err: error }, 'connector runtime worker failed'));
     worker.on('exit', () => replace(slot, 'the runtime worker stopped'));
     worker.unref();

@@ -24,9 +24,18 @@ if (!port) throw new Error('runtime-worker runs as a worker thread');
 const { limits, claims: claimBuffer, sandboxRun } = workerData as WorkerData;
 const claims = new Int32Array(claimBuffer);
 const runSince = new BigInt64Array(sandboxRun);
+/** When the sandbox running now began (performance.now()), or undefined. */
+let runBegan: number | undefined;
 /** A sandbox starts or stops running on this thread: the pool sees since when (worker-handle.ts `held`). */
 const onRun = (running: boolean): void => {
+  runBegan = running ? performance.now() : undefined;
   Atomics.store(runSince, 0, running ? BigInt(Math.round(performance.timeOrigin + performance.now())) : 0n);
+};
+/** What waits for the end of the turn goes at once when one run lasts (a connector that loops): no answer waits for it. */
+const SAY_WHILE_RUNNING_MS = 10;
+const whileRunning = (): void => {
+  if (runBegan !== undefined && outbox.length > 0 && performance.now() - runBegan > SAY_WHILE_RUNNING_MS)
+    post();
 };
 /** False when the pool took the job back while this thread was held (it runs elsewhere): it is then left alone. */
 const begin = (id: number): boolean =>
@@ -56,21 +65,45 @@ const scripts = new Map<string, string>();
 const waiting = new Map<number, (reply: Extract<ToWorker, { type: 'fetched' }>) => void>();
 let fetchSequence = 0;
 
-const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
-
 /**
- * Refs of bodies the pool keeps that no pointer names any more, said once per turn of the loop: after the answer of
- * a `download` that returned one (that answer is sent within the same turn, and the pool answers from its copy).
+ * What this turn of the loop has to say, posted at its end as one message. Each message wakes the main thread, and
+ * on a machine with few cores the woken event loop (of higher priority) takes this thread's core at once: one post
+ * per turn, not one per fetch and answer, is what let a busy worker keep its core.
+ */
+let outbox: FromWorker[] = [];
+let transfers: ArrayBuffer[] = [];
+/**
+ * Refs of bodies the pool keeps that no pointer names any more: said at the end of the turn, after its answers (a
+ * `download`'s answer names the body it returned, and the pool answers from its copy).
  */
 let releasing: string[] = [];
+let endOfTurnSet = false;
+
+const post = (): void => {
+  if (outbox.length === 0) return;
+  port.postMessage(outbox, transfers);
+  outbox = [];
+  transfers = [];
+};
+const endOfTurn = (): void => {
+  endOfTurnSet = false;
+  if (releasing.length > 0) outbox.push({ type: 'release', refs: releasing });
+  releasing = [];
+  post();
+};
+const atEndOfTurn = (): void => {
+  if (endOfTurnSet) return;
+  endOfTurnSet = true;
+  setImmediate(endOfTurn);
+};
+const send = (message: FromWorker, transfer: ArrayBuffer[] = []): void => {
+  outbox.push(message);
+  transfers.push(...transfer);
+  atEndOfTurn();
+};
 const release = (ref: string): void => {
-  if (releasing.length === 0) {
-    setImmediate(() => {
-      send({ type: 'release', refs: releasing });
-      releasing = [];
-    });
-  }
   releasing.push(ref);
+  atEndOfTurn();
 };
 
 /** A fetch's answer as the sandbox takes it: a body the pool keeps is known by its length and ref. */
@@ -132,6 +165,7 @@ const sessionFor = (message: Extract<ToWorker, { type: 'invoke' }>, script: stri
       fetch: noFetch,
       limits,
       onRun,
+      whileRunning,
     }),
     running: 0,
     ended: false,

@@ -51,6 +51,7 @@ export type ToWorker =
   /** The session ended (idle, least recently used, or moved to another worker): its instance goes once no call runs. */
   | { type: 'end-session'; session: string };
 
+/** A worker posts `FromWorker[]`: what one turn of its loop had to say. */
 export type FromWorker =
   /** An invoke came without the script of a version this worker no longer (or never) held: send it again with it. */
   | { type: 'need-script'; id: number }
