@@ -11,7 +11,11 @@ import { loadConnector } from './sandbox.ts';
 /** Loading a module and building its class takes milliseconds; a script still at it after this never will. */
 const LOAD_TIME_LIMIT_MS = 5_000;
 
-export const checkScript = async (script: string, limits: Partial<RuntimeLimits> = {}): Promise<void> => {
+export const checkScript = async (
+  script: string,
+  limits: Partial<RuntimeLimits> = {},
+  onRun?: (running: boolean) => void,
+): Promise<void> => {
   const timeoutMs = Math.min(limits.timeoutMs ?? defaultLimits.timeoutMs, LOAD_TIME_LIMIT_MS);
   try {
     const sandbox = await loadConnector({
@@ -20,6 +24,7 @@ export const checkScript = async (script: string, limits: Partial<RuntimeLimits>
       platform: 'server',
       fetch: () => Promise.reject(new RuntimeError('FETCH_REFUSED', 'no fetch while a script is checked')),
       limits: { ...limits, timeoutMs },
+      onRun,
     });
     sandbox.dispose();
   } catch (error) {

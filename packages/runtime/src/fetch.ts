@@ -11,7 +11,13 @@ import { fileResponse, type HeldFiles, isFileUrl } from './file-pointers.ts';
 import { encodeBody, type SandboxBody } from './form-data.ts';
 import { type HostMemory, memoryLimit } from './host-memory.ts';
 import type { RuntimeLimits } from './limits.ts';
-import type { FetchRecord, HostFetch, HostFetchResponse, RedirectMode } from './types.ts';
+import {
+  type FetchRecord,
+  type HostFetch,
+  type HostFetchResponse,
+  isBinaryType,
+  type RedirectMode,
+} from './types.ts';
 
 /** The state of one running call (or of loading the module). */
 export type Invocation = {
@@ -49,10 +55,6 @@ export type SandboxRequest = {
   body: SandboxBody | null;
   redirect: RedirectMode;
 };
-
-/** Content types whose body the connector gets as a pointer only (`text` empty). */
-const isBinaryType = (contentType: string): boolean =>
-  /^(image|font)\/|^application\/pdf\b/i.test(contentType.trim());
 
 export const performFetch = async (
   invocation: Invocation,
@@ -116,23 +118,18 @@ export const performFetch = async (
     }
     throw new TypeError(`fetch failed: ${message}`);
   }
-  if (response.body.byteLength > limits.maxResponseBytes) {
-    record({
-      status: response.status,
-      bytes: response.body.byteLength,
-      credentialsInjected: false,
-      error: 'too large',
-    });
+  const bytes = response.kept?.bytes ?? response.body.byteLength;
+  if (bytes > limits.maxResponseBytes) {
+    response.kept?.release();
+    record({ status: response.status, bytes, credentialsInjected: false, error: 'too large' });
     throw trip(invocation, tooLarge(limits));
   }
-  record({
-    status: response.status,
-    bytes: response.body.byteLength,
-    credentialsInjected: response.credentialsInjected ?? false,
-  });
+  record({ status: response.status, bytes, credentialsInjected: response.credentialsInjected ?? false });
   try {
     return JSON.stringify(shape(invocation, response));
   } catch (error) {
+    // Not kept by the session (MEMORY_LIMIT): the port's copy goes at once.
+    response.kept?.release();
     if (error instanceof RuntimeError) throw trip(invocation, error);
     throw error;
   }
@@ -216,7 +213,7 @@ const shape = (invocation: Invocation, response: HostFetchResponse) => {
     Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), value]),
   );
   const contentType = headers['content-type'] ?? 'application/octet-stream';
-  const id = invocation.memory.keep(invocation, { contentType, body: response.body });
+  const id = invocation.memory.keep(invocation, { contentType, body: response.body, kept: response.kept });
   return {
     ok: response.status >= 200 && response.status < 300,
     redirected: response.redirected,
@@ -225,7 +222,7 @@ const shape = (invocation: Invocation, response: HostFetchResponse) => {
     type: 'default',
     url: response.url,
     headers,
-    text: isBinaryType(contentType) ? '' : decoder.decode(response.body),
-    arrayBuffer: { id, bytes: response.body.byteLength },
+    text: response.kept !== undefined || isBinaryType(contentType) ? '' : decoder.decode(response.body),
+    arrayBuffer: { id, bytes: response.kept?.bytes ?? response.body.byteLength },
   };
 };

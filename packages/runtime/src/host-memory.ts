@@ -6,8 +6,12 @@
  * the pointer) within an eighth of the session's memory and until their room is needed, the oldest given up first.
  */
 import { RuntimeError } from './errors.ts';
+import type { KeptElsewhere } from './types.ts';
 
-export type KeptBody = { contentType: string; body: Uint8Array };
+/** A body, or (`kept`) the length and handle of one its port keeps outside the runtime, `body` then empty. */
+export type KeptBody = { contentType: string; body: Uint8Array; kept?: KeptElsewhere | undefined };
+
+const sizeOf = (kept: KeptBody): number => kept.kept?.bytes ?? kept.body.byteLength;
 
 type Entry = KeptBody & { owner: object; ended: boolean };
 
@@ -36,7 +40,7 @@ export class HostMemory {
 
   /** Keeps a body for `owner` (a call) under a new unguessable id; MEMORY_LIMIT when it cannot fit. */
   keep(owner: object, kept: KeptBody): string {
-    const size = kept.body.byteLength;
+    const size = sizeOf(kept);
     if (this.#heldBytes + size > this.limitBytes) this.#dropEnded(this.limitBytes - size);
     if (this.#heldBytes + size > this.limitBytes) throw memoryLimit(this.limitBytes);
     const id = crypto.randomUUID();
@@ -71,18 +75,21 @@ export class HostMemory {
       const entry = this.#kept.get(id);
       if (entry === undefined || entry.ended) continue;
       if (id === answered) {
+        // Its bytes left with the answer.
         this.#kept.delete(id);
-        this.#heldBytes -= entry.body.byteLength;
+        entry.kept?.release();
+        this.#heldBytes -= sizeOf(entry);
         continue;
       }
       entry.ended = true;
-      this.#endedBytes += entry.body.byteLength;
+      this.#endedBytes += sizeOf(entry);
     }
     this.#byOwner.delete(owner);
     this.#dropEnded(this.limitBytes / ENDED_SHARE, true);
   }
 
   clear(): void {
+    for (const entry of this.#kept.values()) entry.kept?.release();
     this.#kept.clear();
     this.#byOwner.clear();
     this.#charged.clear();
@@ -100,8 +107,9 @@ export class HostMemory {
       if ((endedOnly ? this.#endedBytes : this.#heldBytes) <= bytes || this.#endedBytes === 0) break;
       if (!entry.ended) continue;
       this.#kept.delete(id);
-      this.#heldBytes -= entry.body.byteLength;
-      this.#endedBytes -= entry.body.byteLength;
+      entry.kept?.release();
+      this.#heldBytes -= sizeOf(entry);
+      this.#endedBytes -= sizeOf(entry);
     }
   }
 }

@@ -19,6 +19,8 @@ export {
   type HostFetchRequest,
   type HostFetchResponse,
   type InvocationResult,
+  isBinaryType,
+  type KeptElsewhere,
   type Platform,
   type RedirectMode,
   redirectModes,

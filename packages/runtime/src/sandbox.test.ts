@@ -695,3 +695,73 @@ describe('host memory', () => {
     sandbox.dispose();
   });
 });
+
+describe('bodies the port keeps outside the runtime', () => {
+  const keeper = `export default class Keeper {
+    constructor(runtime) { this.runtime = runtime; }
+    async query() {
+      this.kept = (await this.runtime.fetch('https://api.example.test/listed.jpg')).arrayBuffer;
+      return { pageSize: 1, data: [], links: { nextPage: '' } };
+    }
+    async download(id) {
+      if (id === 'listed') return this.kept;
+      const response = await this.runtime.fetch('https://api.example.test/' + id);
+      if (response.text !== '') throw new Error('a kept body has no text');
+      return response.arrayBuffer;
+    }
+    getCapabilities() { return { query: true, detail: true, filtering: false, metadata: false }; }
+  }`;
+
+  /** A port that keeps every body itself: `big` ones 20 MB long, others 1 KB; it records what it was told to drop. */
+  const keepingPort = () => {
+    const released: string[] = [];
+    const fetch: HostFetch = async (request) => ({
+      status: 200,
+      statusText: 'OK',
+      url: request.url,
+      redirected: false,
+      headers: { 'Content-Type': 'image/jpeg' },
+      body: new Uint8Array(0),
+      kept: {
+        ref: request.url,
+        bytes: request.url.includes('big') ? 20_000_000 : 1_000,
+        release: () => released.push(request.url),
+      },
+    });
+    return { released, fetch };
+  };
+
+  it('answers a download with the kept ref, and releases each body once no pointer names it', async () => {
+    const { released, fetch } = keepingPort();
+    const sandbox = await loadConnector({ script: keeper, options: {}, platform: 'server', fetch });
+    await sandbox.call('query', [{}, {}]);
+    const listed = await sandbox.call('download', ['listed', 'mediumres', 'web', {}]);
+    expect(listed).toMatchObject({
+      kind: 'binary',
+      contentType: 'image/jpeg',
+      kept: 'https://api.example.test/listed.jpg',
+    });
+    const own = await sandbox.call('download', ['own.jpg', 'mediumres', 'web', {}]);
+    expect(own).toMatchObject({ kind: 'binary', kept: 'https://api.example.test/own.jpg' });
+    // The download's own body went with its answer; the query's stays for the session's later calls.
+    expect(released).toEqual(['https://api.example.test/own.jpg']);
+    sandbox.dispose();
+    expect(released).toEqual(['https://api.example.test/own.jpg', 'https://api.example.test/listed.jpg']);
+  });
+
+  it("counts a kept body's length against the session's memory, and releases one that does not fit", async () => {
+    const { released, fetch } = keepingPort();
+    const sandbox = await loadConnector({
+      script: keeper,
+      options: {},
+      platform: 'server',
+      fetch,
+      limits: { memoryBytes: 16 * 1024 * 1024 },
+    });
+    await expect(sandbox.call('download', ['big.jpg', 'mediumres', 'web', {}])).rejects.toMatchObject({
+      code: 'MEMORY_LIMIT',
+    });
+    expect(released).toEqual(['https://api.example.test/big.jpg']);
+    sandbox.dispose();
+  });
+});

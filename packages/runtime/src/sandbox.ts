@@ -53,6 +53,17 @@ export type LoadParams = {
   limits?: Partial<RuntimeLimits>;
   onFetch?: (record: FetchRecord) => void;
   onLogError?: (message: string) => void;
+  /**
+   * Called when the interpreter starts running (a call's event, loading) and when it stops: a host that watches for a
+   * sandbox holding its thread (a connector looping to its deadline) measures one run, not its own silence, so a
+   * thread merely busy with many short runs is never taken for held.
+   */
+  onRun?: ((running: boolean) => void) | undefined;
+  /**
+   * Called now and then while the interpreter runs (at QuickJS's interrupt checks, every few thousand operations):
+   * a host that holds back what it has to say until its thread is free can say it while a run lasts.
+   */
+  whileRunning?: (() => void) | undefined;
 };
 
 /** What one call may bring of its own; without them, the sandbox's `fetch`, `onFetch` and `onLogError` serve it. */
@@ -231,6 +242,7 @@ class Sandbox implements ConnectorSandbox {
   #drive(vm: Vm, invocation: Invocation, work: (context: QuickJSContext) => void): void {
     const { context, runtime } = vm;
     this.#current = invocation;
+    this.#params.onRun?.(true);
     try {
       if (this.#optionsOf !== invocation) {
         const call = [...this.#calls].find((candidate) => candidate.invocation === invocation);
@@ -250,12 +262,14 @@ class Sandbox implements ConnectorSandbox {
       }
     } catch (error) {
       this.#current = undefined;
+      this.#params.onRun?.(false);
       const call = [...this.#calls].find((candidate) => candidate.invocation === invocation);
       if (call !== undefined) this.#fail(call, error);
       else this.#endSession(undefined, sessionEnded());
       return;
     }
     this.#current = undefined;
+    this.#params.onRun?.(false);
     this.#review();
   }
 
@@ -377,7 +391,10 @@ class Sandbox implements ConnectorSandbox {
     const runtime = engine.newRuntime({
       memoryLimitBytes: this.#limits.memoryBytes,
       maxStackSizeBytes: this.#limits.stackBytes,
-      interruptHandler: () => this.#current !== undefined && Date.now() > this.#current.deadline,
+      interruptHandler: () => {
+        this.#params.whileRunning?.();
+        return this.#current !== undefined && Date.now() > this.#current.deadline;
+      },
     });
     runtime.setModuleLoader((name) => ({
       error: new Error(`import '${name}': a connector is one bundled module without imports`),
@@ -387,6 +404,7 @@ class Sandbox implements ConnectorSandbox {
     // Loading is one run of the interpreter: the module's top level and the constructor, under their own deadline.
     const invocation = this.#begin();
     this.#current = invocation;
+    this.#params.onRun?.(true);
     try {
       control = this.#evalPrelude(context);
       const loaded = this.#evalModule(context, control);
@@ -414,6 +432,7 @@ class Sandbox implements ConnectorSandbox {
       throw error;
     } finally {
       this.#current = undefined;
+      this.#params.onRun?.(false);
       this.#end(invocation);
     }
   }
@@ -581,5 +600,10 @@ const pointedBytes = (value: unknown, memory: HostMemory): InvocationResult => {
       'download must return the arrayBuffer ({id, bytes}) of a response fetched by the same call, or by the same session while it lives; this id is none',
     );
   }
-  return { kind: 'binary', contentType: headerSafe(kept.contentType), bytes: kept.body };
+  return {
+    kind: 'binary',
+    contentType: headerSafe(kept.contentType),
+    bytes: kept.body,
+    kept: kept.kept?.ref,
+  };
 };

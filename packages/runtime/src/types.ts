@@ -26,9 +26,18 @@ export type HostFetchResponse = {
   redirected: boolean;
   headers: Record<string, string>;
   body: Uint8Array;
+  /**
+   * A body the port keeps outside the runtime, `body` then empty: the server's event loop keeps a body the sandbox
+   * never reads as text (isBinaryType) rather than copy it to the worker thread and back, and the runtime counts its
+   * length against the session's memory all the same. `release` is called once no pointer of the runtime names it
+   * any more (after the answer of a `download` that returned it: InvocationResult `kept`, whose bytes the host answers).
+   */
+  kept?: KeptElsewhere | undefined;
   /** Whether the port added the connector's credentials (the activity log shows it). */
   credentialsInjected?: boolean;
 };
+
+export type KeptElsewhere = { ref: string; bytes: number; release: () => void };
 
 /** Throws `RuntimeError('FETCH_REFUSED' | 'RESPONSE_TOO_LARGE')` for a refusal; any other throw is a network failure. */
 export type HostFetch = (request: HostFetchRequest, signal: AbortSignal) => Promise<HostFetchResponse>;
@@ -74,6 +83,16 @@ export type UploadFile = { name: string; contentType: string; bytes: Uint8Array 
 export type InvocationResult =
   | { kind: 'json'; value: unknown }
   /** download: the bytes behind the returned ArrayBufferPointer, with the upstream's content type. */
-  | { kind: 'binary'; contentType: string; bytes: Uint8Array };
+  | {
+      kind: 'binary';
+      contentType: string;
+      bytes: Uint8Array;
+      /** The port kept these bytes (HostFetchResponse `kept`): `bytes` is empty, the host answers its own copy. */
+      kept?: string | undefined;
+    };
 
 export type Platform = 'server' | 'web';
+
+/** Content types whose body the connector gets as a pointer only (`text` empty). */
+export const isBinaryType = (contentType: string): boolean =>
+  /^(image|font)\/|^application\/pdf\b/i.test(contentType.trim());

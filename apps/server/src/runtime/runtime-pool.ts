@@ -9,7 +9,14 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ConnectorRuntimePort, Invocation, InvocationOutcome } from '@platform/api';
 import { type AuthUsage, ServiceError } from '@platform/core';
-import { type HostFetch, RuntimeError, type RuntimeLimits, timeLimit } from '@platform/runtime';
+import {
+  type HostFetch,
+  type HostFetchResponse,
+  isBinaryType,
+  RuntimeError,
+  type RuntimeLimits,
+  timeLimit,
+} from '@platform/runtime';
 import type { Logger } from 'pino';
 import { FairQueue } from './fair-queue.ts';
 import { type SessionEntry, SessionTable } from './session-table.ts';
@@ -111,6 +118,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   const claimBuffer = new SharedArrayBuffer(CLAIM_CELLS * Int32Array.BYTES_PER_ELEMENT);
   const claims = new Int32Array(claimBuffer);
   let sequence = 0;
+  let bodySequence = 0;
   let closed = false;
 
   /** The time limit, answered by the pool: the job was never begun, or its sandbox cannot end it (its worker is held). */
@@ -125,9 +133,19 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   };
 
   const spawn = (extra = false): Slot => {
-    const worker = newWorker({ limits: options.limits, claims: claimBuffer });
-    const slot: Slot = new WorkerHandle(worker, claims, extra, performance.now());
-    worker.on('message', (message: FromWorker) => onMessage(slot, message));
+    const sandboxRun = new SharedArrayBuffer(BigInt64Array.BYTES_PER_ELEMENT);
+    const worker = newWorker({ limits: options.limits, claims: claimBuffer, sandboxRun });
+    const slot: Slot = new WorkerHandle(
+      worker,
+      claims,
+      new BigInt64Array(sandboxRun),
+      extra,
+      performance.now(),
+    );
+    // A worker posts what one turn of its loop had to say at once (runtime-worker.ts `flush`).
+    worker.on('message', (messages: FromWorker[]) => {
+      for (const message of messages) onMessage(slot, message);
+    });
     worker.on('error', (error) => options.log.error({ err: error }, 'connector runtime worker failed'));
     worker.on('exit', () => replace(slot, 'the runtime worker stopped'));
     worker.unref();
@@ -190,17 +208,30 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
 
   const onMessage = (slot: Slot, message: FromWorker): void => {
     slot.heard(performance.now());
-    if (message.type === 'alive') return;
     if (message.type === 'need-script') {
       slot.resend(message.id);
       return;
     }
+    if (message.type === 'release') {
+      for (const ref of message.refs) slot.bodies.delete(ref);
+      return;
+    }
     if (message.type === 'done') {
+      const kept = message.result?.kind === 'binary' ? message.result.kept : undefined;
+      const bytes = kept === undefined ? undefined : slot.bodies.get(kept);
+      const gone = kept !== undefined && bytes === undefined;
       finish(slot, message.id, {
-        result: message.result,
-        error: message.error?.code
-          ? { ...message.error, code: message.error.code }
-          : toConnectorError(message.error),
+        result:
+          message.result?.kind === 'binary' && bytes !== undefined
+            ? { kind: 'binary', contentType: message.result.contentType, bytes }
+            : gone
+              ? undefined
+              : message.result,
+        error: gone
+          ? { code: 'CONNECTOR_ERROR', message: 'the bytes the download answered are gone' }
+          : message.error?.code
+            ? { ...message.error, code: message.error.code }
+            : toConnectorError(message.error),
         fetches: message.fetches,
         logs: message.logs,
         durationMs: message.durationMs,
@@ -243,6 +274,14 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     fetch(message.request, signal).then(
       (response) => {
         job.fetches.delete(message.fetchId);
+        if (keptHere(response)) {
+          // The sandbox never reads it as text: kept here, the worker gets its length (the pointer's `bytes`).
+          bodySequence += 1;
+          const ref = String(bodySequence);
+          slot.bodies.set(ref, response.body);
+          reply({ response: { ...response, body: EMPTY }, kept: { ref, bytes: response.body.byteLength } });
+          return;
+        }
         // The body goes over by transfer; a Buffer view of a pooled slab is copied first.
         const body =
           response.body.byteOffset === 0 && response.body.byteLength === response.body.buffer.byteLength
@@ -466,6 +505,14 @@ const sessionOf = (invocation: Invocation): string =>
     invocation.caller.issuer ?? '',
     invocation.caller.userId,
   ].join('\u0000');
+
+const EMPTY = new Uint8Array(0);
+
+/** A body the sandbox gets as a pointer only (its `text` empty), within the response size limit. */
+const keptHere = (response: HostFetchResponse): boolean => {
+  const type = Object.entries(response.headers).find(([name]) => name.toLowerCase() === 'content-type')?.[1];
+  return type !== undefined && isBinaryType(type);
+};
 
 const sessionKeyOf = (job: Job): string => (job.message.type === 'invoke' ? job.message.session : '');
 

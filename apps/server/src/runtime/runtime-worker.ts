@@ -17,12 +17,26 @@ import {
   RuntimeError,
 } from '@platform/runtime';
 import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
-import { ALIVE_INTERVAL_MS, BEGUN, claimCellOf, LOG_MESSAGES_SENT, POSTED } from './worker-protocol.ts';
+import { BEGUN, claimCellOf, LOG_MESSAGES_SENT, POSTED } from './worker-protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('runtime-worker runs as a worker thread');
-const { limits, claims: claimBuffer } = workerData as WorkerData;
+const { limits, claims: claimBuffer, sandboxRun } = workerData as WorkerData;
 const claims = new Int32Array(claimBuffer);
+const runSince = new BigInt64Array(sandboxRun);
+/** When the sandbox running now began (performance.now()), or undefined. */
+let runBegan: number | undefined;
+/** A sandbox starts or stops running on this thread: the pool sees since when (worker-handle.ts `held`). */
+const onRun = (running: boolean): void => {
+  runBegan = running ? performance.now() : undefined;
+  Atomics.store(runSince, 0, running ? BigInt(Math.round(performance.timeOrigin + performance.now())) : 0n);
+};
+/** What waits for the end of the turn goes at once when one run lasts (a connector that loops): no answer waits for it. */
+const SAY_WHILE_RUNNING_MS = 10;
+const whileRunning = (): void => {
+  if (runBegan !== undefined && outbox.length > 0 && performance.now() - runBegan > SAY_WHILE_RUNNING_MS)
+    post();
+};
 /** False when the pool took the job back while this thread was held (it runs elsewhere): it is then left alone. */
 const begin = (id: number): boolean =>
   Atomics.compareExchange(claims, claimCellOf(id), POSTED, BEGUN) === POSTED;
@@ -48,10 +62,57 @@ type Session = { sandbox: Promise<ConnectorSandbox>; running: number; ended: boo
 const sessions = new Map<string, Session>();
 /** The script of each version this worker was sent, the least recently used dropped beyond `MAX_VERSIONS`. */
 const scripts = new Map<string, string>();
-const waiting = new Map<number, (reply: { response?: HostFetchResponse; error?: WireError }) => void>();
+const waiting = new Map<number, (reply: Extract<ToWorker, { type: 'fetched' }>) => void>();
 let fetchSequence = 0;
 
-const send = (message: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
+/**
+ * What this turn of the loop has to say, posted at its end as one message. Each message wakes the main thread, and
+ * on a machine with few cores the woken event loop (of higher priority) takes this thread's core at once: one post
+ * per turn, not one per fetch and answer, is what let a busy worker keep its core.
+ */
+let outbox: FromWorker[] = [];
+let transfers: ArrayBuffer[] = [];
+/**
+ * Refs of bodies the pool keeps that no pointer names any more: said at the end of the turn, after its answers (a
+ * `download`'s answer names the body it returned, and the pool answers from its copy).
+ */
+let releasing: string[] = [];
+let endOfTurnSet = false;
+
+const post = (): void => {
+  if (outbox.length === 0) return;
+  port.postMessage(outbox, transfers);
+  outbox = [];
+  transfers = [];
+};
+const endOfTurn = (): void => {
+  endOfTurnSet = false;
+  if (releasing.length > 0) outbox.push({ type: 'release', refs: releasing });
+  releasing = [];
+  post();
+};
+const atEndOfTurn = (): void => {
+  if (endOfTurnSet) return;
+  endOfTurnSet = true;
+  setImmediate(endOfTurn);
+};
+const send = (message: FromWorker, transfer: ArrayBuffer[] = []): void => {
+  outbox.push(message);
+  transfers.push(...transfer);
+  atEndOfTurn();
+};
+const release = (ref: string): void => {
+  releasing.push(ref);
+  atEndOfTurn();
+};
+
+/** A fetch's answer as the sandbox takes it: a body the pool keeps is known by its length and ref. */
+const responseOf = (reply: Extract<ToWorker, { type: 'fetched' }>): HostFetchResponse | undefined => {
+  if (!reply.response) return undefined;
+  const kept = reply.kept;
+  if (kept === undefined) return reply.response;
+  return { ...reply.response, kept: { ...kept, release: () => release(kept.ref) } };
+};
 
 const wireError = (error: unknown): WireError =>
   error instanceof RuntimeError
@@ -78,7 +139,8 @@ const fetchFor =
       waiting.set(fetchId, (reply) => {
         waiting.delete(fetchId);
         signal.removeEventListener('abort', abort);
-        if (reply.response) resolve(reply.response);
+        const response = responseOf(reply);
+        if (response) resolve(response);
         else if (reply.error?.code) reject(new RuntimeError(reply.error.code, reply.error.message));
         else reject(new Error(reply.error?.message ?? 'fetch failed'));
       });
@@ -96,7 +158,15 @@ const sessionFor = (message: Extract<ToWorker, { type: 'invoke' }>, script: stri
   const known = sessions.get(message.session);
   if (known && !known.ended) return known;
   const session: Session = {
-    sandbox: loadConnector({ script, options: message.options, platform: 'server', fetch: noFetch, limits }),
+    sandbox: loadConnector({
+      script,
+      options: message.options,
+      platform: 'server',
+      fetch: noFetch,
+      limits,
+      onRun,
+      whileRunning,
+    }),
     running: 0,
     ended: false,
   };
@@ -156,14 +226,18 @@ const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<v
         if (logs.length < LOG_MESSAGES_SENT) logs.push(text);
       },
     });
-    const transfer = result.kind === 'binary' ? [result.bytes.slice().buffer as ArrayBuffer] : [];
+    // Bytes the pool keeps stay there (it answers them); others go over by transfer.
+    const transfer =
+      result.kind === 'binary' && result.kept === undefined
+        ? [result.bytes.slice().buffer as ArrayBuffer]
+        : [];
     send(
       {
         type: 'done',
         id: message.id,
         result:
-          result.kind === 'binary'
-            ? { ...result, bytes: new Uint8Array(transfer[0] as ArrayBuffer) }
+          result.kind === 'binary' && transfer[0] !== undefined
+            ? { ...result, bytes: new Uint8Array(transfer[0]) }
             : result,
         fetches,
         logs,
@@ -186,54 +260,36 @@ const invoke = async (message: Extract<ToWorker, { type: 'invoke' }>): Promise<v
   }
 };
 
-/**
- * While the worker has work, it says every ALIVE_INTERVAL_MS that its event loop is free. A sandbox that loops holds
- * the thread until its deadline: the pool, hearing nothing, sends other invocations to another worker meanwhile.
- */
-let active = 0;
-let alive: NodeJS.Timeout | undefined;
-const started = (): void => {
-  active += 1;
-  alive ??= setInterval(() => send({ type: 'alive' }), ALIVE_INTERVAL_MS);
-};
-const ended = (): void => {
-  active -= 1;
-  if (active > 0) return;
-  clearInterval(alive);
-  alive = undefined;
-};
-
 port.on('message', (message: ToWorker) => {
   if (message.type === 'fetched') {
-    waiting.get(message.fetchId)?.(message);
+    const answer = waiting.get(message.fetchId);
+    if (answer) answer(message);
+    // The fetch's call ended first: nothing will name the body the pool kept for it.
+    else if (message.kept) release(message.kept.ref);
   } else if (message.type === 'end-session') {
     endSession(message.session);
   } else if (message.type === 'invoke') {
-    started();
-    void invoke(message).finally(ended);
+    void invoke(message);
   } else if (begin(message.id)) {
     const begun = performance.now();
-    started();
-    checkScript(message.script, limits)
-      .then(
-        () =>
-          send({
-            type: 'done',
-            id: message.id,
-            fetches: [],
-            logs: [],
-            durationMs: performance.now() - begun,
-          }),
-        (error: unknown) =>
-          send({
-            type: 'done',
-            id: message.id,
-            error: wireError(error),
-            fetches: [],
-            logs: [],
-            durationMs: 0,
-          }),
-      )
-      .finally(ended);
+    void checkScript(message.script, limits, onRun).then(
+      () =>
+        send({
+          type: 'done',
+          id: message.id,
+          fetches: [],
+          logs: [],
+          durationMs: performance.now() - begun,
+        }),
+      (error: unknown) =>
+        send({
+          type: 'done',
+          id: message.id,
+          error: wireError(error),
+          fetches: [],
+          logs: [],
+          durationMs: 0,
+        }),
+    );
   }
 });

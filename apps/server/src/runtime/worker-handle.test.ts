@@ -18,13 +18,18 @@ const invoke = (id: number, key = 'c@1'): Extract<ToWorker, { type: 'invoke' }> 
 const handle = () => {
   const sent: ToWorker[] = [];
   const claims = new Int32Array(new SharedArrayBuffer(CLAIM_CELLS * 4));
+  const sandboxRun = new BigInt64Array(new SharedArrayBuffer(8));
   const worker = new WorkerHandle(
     { postMessage: (message: ToWorker) => sent.push(message) },
     claims,
+    sandboxRun,
     false,
     0,
   );
-  return { worker, sent, claims };
+  /** A sandbox starts running on the worker at `at` (the pool's performance.now() clock), or none runs (undefined). */
+  const runSince = (at: number | undefined) =>
+    Atomics.store(sandboxRun, 0, at === undefined ? 0n : BigInt(Math.round(performance.timeOrigin + at)));
+  return { worker, sent, claims, runSince };
 };
 
 describe("the pool's handle of a worker", () => {
@@ -37,17 +42,35 @@ describe("the pool's handle of a worker", () => {
     expect(sent.at(-1)).toMatchObject({ id: 2, script: 'export default class C {}' });
   });
 
-  it('is held once silent with work for three beats, and takes back only what the worker has not begun', () => {
-    const { worker, claims } = handle();
+  it('is held once one sandbox run lasts past the limit, and takes back only what the worker has not begun', () => {
+    const { worker, claims, runSince } = handle();
     worker.give({ message: invoke(1) }, 1_000);
     worker.give({ message: invoke(2) }, 1_000);
+    runSince(1_000);
     expect(worker.held(1_200)).toBe(false);
     expect(worker.held(1_400)).toBe(true);
     // The worker began job 1 (its compare-and-swap); job 2 still waits behind it.
     Atomics.store(claims, claimCellOf(1), BEGUN);
     expect(worker.takeBack().map((job) => job.message.id)).toEqual([2]);
     expect([...worker.running.keys()]).toEqual([1]);
-    worker.heard(1_500);
+    runSince(undefined);
     expect(worker.held(1_600)).toBe(false);
+  });
+
+  it('is not held while busy with short runs or still starting, however long it has said nothing', () => {
+    const { worker, runSince } = handle();
+    worker.give({ message: invoke(1) }, 1_000);
+    // Still starting: no run yet, nothing said for two seconds.
+    expect(worker.held(3_000)).toBe(false);
+    // Many short runs, its answers queued: none of them old.
+    for (let at = 3_000; at < 4_000; at += 10) {
+      runSince(at);
+      expect(worker.held(at + 5)).toBe(false);
+      runSince(undefined);
+    }
+    expect(worker.held(4_000)).toBe(false);
+    // Only silence past a whole deadline and more means stuck (replaced).
+    expect(worker.silentFor(4_000, 5_000)).toBe(false);
+    expect(worker.silentFor(7_000, 5_000)).toBe(true);
   });
 });

@@ -1,22 +1,26 @@
 /**
  * The pool's side of one worker thread: the jobs handed to it, when it was last heard from (a worker with work that
- * stays silent is held by a looping sandbox), the scripts it was sent, and the claim table through which a job is
+ * stays silent past an invocation's deadline is stuck), since when a sandbox runs on it (one run that does not end is
+ * a looping sandbox holding its thread), the scripts it was sent, and the claim table through which a job is
  * either begun by the worker or taken back by the pool, never both. No thread of its own: the port is anything that
  * takes messages, so it is tested with a plain object.
  */
 import type { ToWorker } from './worker-protocol.ts';
-import { ALIVE_INTERVAL_MS, claimCellOf, POSTED, WITHDRAWN } from './worker-protocol.ts';
+import { claimCellOf, POSTED, WITHDRAWN } from './worker-protocol.ts';
 
 export type WorkerPort = { postMessage(message: ToWorker): void };
 
 type Posted = Extract<ToWorker, { type: 'invoke' | 'check' }>;
 
 /**
- * A worker with work that has not said it is free for this long (it says so every ALIVE_INTERVAL_MS) is held by a
- * sandbox: new invocations go to another worker. Three missed beats, so that a worker merely slowed by a busy
- * machine is rarely taken for held; one taken for held by mistake only costs a worker started early.
+ * A worker on which one sandbox run (one event of a call: its start, a fetch or sleep settling) has lasted this long
+ * is held by it: new invocations go to another worker. A connector's run takes milliseconds; one looping to its
+ * deadline is caught within this, so that other tenants' calls start within a second. One run is the measure, not
+ * the worker's silence: a worker busy with many short calls (a hundred in flight, its messages queued, its thread
+ * waiting for a core) or still starting is not held, and taking it for held would start a worker early and move its
+ * sessions to fresh instances, losing what a connector keeps in `this` between a `query` and its `download`s.
  */
-export const HELD_AFTER_MS = 3 * ALIVE_INTERVAL_MS;
+export const HELD_AFTER_MS = 300;
 
 /** Beyond this many versions sent to one worker, the handle forgets them all and sends scripts again. */
 const MAX_SCRIPTS_SENT = 64;
@@ -26,15 +30,23 @@ export class WorkerHandle<J extends { message: Posted }, P extends WorkerPort = 
   /** Started beyond the pool's size while the others were held. */
   readonly extra: boolean;
   readonly running = new Map<number, J>();
+  /**
+   * Binary bodies fetched for this worker's sandboxes, kept here by ref rather than sent over: counted against their
+   * sessions' memory in the worker, dropped when it says `release` (or with the worker).
+   */
+  readonly bodies = new Map<string, Uint8Array>();
   /** When the worker last sent anything, or was given work while it had none (performance.now()). */
   #lastHeard: number;
+  /** Since when a sandbox runs on the worker (worker-protocol.ts `sandboxRun`). */
+  readonly #sandboxRun: BigInt64Array;
   /** Versions whose script this worker was sent: their invocations go without it (it answers `need-script`). */
   readonly #scripts = new Set<string>();
   readonly #claims: Int32Array;
 
-  constructor(port: P, claims: Int32Array, extra: boolean, now: number) {
+  constructor(port: P, claims: Int32Array, sandboxRun: BigInt64Array, extra: boolean, now: number) {
     this.port = port;
     this.#claims = claims;
+    this.#sandboxRun = sandboxRun;
     this.extra = extra;
     this.#lastHeard = now;
   }
@@ -48,8 +60,10 @@ export class WorkerHandle<J extends { message: Posted }, P extends WorkerPort = 
     return this.running.size > 0 && now - this.#lastHeard > ms;
   }
 
+  /** One sandbox run has held the worker's thread since before `now - HELD_AFTER_MS`. */
   held(now: number): boolean {
-    return this.silentFor(now, HELD_AFTER_MS);
+    const since = Number(Atomics.load(this.#sandboxRun, 0));
+    return since !== 0 && now - (since - performance.timeOrigin) > HELD_AFTER_MS;
   }
 
   give(job: J, now: number): void {

@@ -36,18 +36,30 @@ export type ToWorker =
       deadline: number;
     }
   | { type: 'check'; id: number; script: string }
-  | { type: 'fetched'; fetchId: number; response?: HostFetchResponse; error?: WireError }
+  | {
+      type: 'fetched';
+      fetchId: number;
+      /** Without `kept`'s `release` (the worker makes its own, which says `release` back). */
+      response?: Omit<HostFetchResponse, 'kept'> | undefined;
+      /**
+       * A binary body the pool keeps on the main thread under `ref` (`response.body` is then empty): the sandbox never
+       * reads it as text, and a `download` answering it is answered from there, so its bytes never cross to the worker.
+       */
+      kept?: { ref: string; bytes: number } | undefined;
+      error?: WireError;
+    }
   /** The session ended (idle, least recently used, or moved to another worker): its instance goes once no call runs. */
   | { type: 'end-session'; session: string };
 
+/** A worker posts `FromWorker[]`: what one turn of its loop had to say. */
 export type FromWorker =
-  /** Sent every `ALIVE_INTERVAL_MS` while the worker has work and its event loop is free: a silent one is in a sandbox. */
-  | { type: 'alive' }
   /** An invoke came without the script of a version this worker no longer (or never) held: send it again with it. */
   | { type: 'need-script'; id: number }
   | { type: 'fetch'; id: number; fetchId: number; request: HostFetchRequest }
   /** The call that started this fetch ended first: abort it, its upstream connection included. */
   | { type: 'abort-fetch'; fetchId: number }
+  /** Bodies the pool keeps for this worker that no pointer names any more (sent once per turn of its loop). */
+  | { type: 'release'; refs: string[] }
   | {
       type: 'done';
       id: number;
@@ -61,9 +73,6 @@ export type FromWorker =
 
 /** The services keep no more of one call's logError messages than this (clean-outcome.ts): no more cross. */
 export const LOG_MESSAGES_SENT = 20;
-
-/** How often a worker with work says it is free to take more (its event loop turned). */
-export const ALIVE_INTERVAL_MS = 100;
 
 /** Cells of the claim table: a job's cell is its id modulo this (far more than jobs in flight at once). */
 export const CLAIM_CELLS = 4096;
@@ -82,4 +91,11 @@ export type WorkerData = {
    * to WITHDRAWN. One compare-and-swap each, so a job runs exactly once.
    */
   claims: SharedArrayBuffer;
+  /**
+   * BigInt64Array of one cell over a SharedArrayBuffer of the worker's own: since when a sandbox runs on its thread
+   * (epoch ms, `performance.timeOrigin + performance.now()`), 0 while none does. Written by the worker as runs begin and end,
+   * read by the pool: a run this old holds the thread (worker-handle.ts), while a worker busy with many short runs,
+   * its messages queued or its thread waiting for a core, never shows one.
+   */
+  sandboxRun: SharedArrayBuffer;
 };

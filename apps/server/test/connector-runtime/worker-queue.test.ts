@@ -80,3 +80,43 @@ describe('invocations beside a connector that loops', () => {
     }
   }, 30_000);
 });
+
+/**
+ * A worker busy with many short calls (each a few ms of work between fetches, dozens in flight, their answers queued
+ * as messages) is busy, not held: it must not be taken for held, or an extra worker starts and the session moves to a
+ * fresh instance, losing what the connector keeps in `this` between calls (a `query`'s findings for its `download`s).
+ */
+describe('a runtime worker busy with many short calls', () => {
+  const busyScript = `export default class Busy {
+    constructor(runtime) { this.runtime = runtime; }
+    async getModel() {
+      this.calls = (this.calls ?? 0) + 1;
+      const mine = this.calls;
+      for (let step = 0; step < 3; step++) {
+        // A fetch's answer comes by message (this pool's fetches fail at once): dozens queue while the worker works.
+        await this.runtime.fetch('https://api.example.com/item').catch(() => undefined);
+        const until = Date.now() + 10;
+        while (Date.now() < until) {}
+      }
+      return { properties: [], call: mine };
+    }
+  }`;
+
+  it('is not taken for held: every call runs in the one instance of its session', async () => {
+    const pool = oneWorkerPool({ timeoutMs: 30_000 });
+    try {
+      const calls = Array.from({ length: 150 }, () => invokeModel(pool, 'busy', busyScript));
+      const outcomes = await Promise.all(calls);
+      expect(outcomes.map((outcome) => outcome.error)).toEqual(outcomes.map(() => undefined));
+      const numbers = outcomes.map((outcome) => {
+        const result = outcome.result;
+        return result?.kind === 'json' ? (result.value as { call: number }).call : undefined;
+      });
+      // One instance counted every call: a second one (the session moved) would count from 1 again.
+      expect(new Set(numbers).size).toBe(150);
+      expect(Math.max(...numbers.map(Number))).toBe(150);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+});
