@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
 import { memberships } from '../schema/admin.ts';
 import { auditEntries } from '../schema/audit.ts';
 import type { Db } from '../types.ts';
@@ -59,7 +59,9 @@ export const listAuditEntries = async (
     .select()
     .from(auditEntries)
     .where(and(...conditions))
-    .orderBy(desc(auditEntries.at), desc(auditEntries.id))
+    // Spelled as the indexes are ordered (DESC NULLS LAST; plain DESC means NULLS FIRST in PostgreSQL): otherwise
+    // no index serves the order and every matching entry is sorted (150 ms at a million entries, not 1).
+    .orderBy(sql`${auditEntries.at} desc nulls last`, sql`${auditEntries.id} desc nulls last`)
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
