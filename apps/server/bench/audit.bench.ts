@@ -10,6 +10,7 @@
  * --reads=N per filter (200).
  */
 
+import { auditActions } from '@platform/core';
 import { importDataFile } from '@platform/store';
 import { testBackends } from '@platform/store/testing';
 import { sql } from 'drizzle-orm';
@@ -21,24 +22,7 @@ const ROUNDS = flag('rounds') ?? 3;
 const ENTRIES = flag('entries') ?? 1_000_000;
 const READS = flag('reads') ?? 200;
 const RW = ['platform:read', 'platform:write'];
-const ACTIONS = [
-  'connector.publish',
-  'connector.republish',
-  'connector.update',
-  'connector.delete',
-  'connector.auth.set',
-  'connector.auth.delete',
-  'connector.sharedHeaders.set',
-  'template.create',
-  'template.update',
-  'template.delete',
-  'template.tags.set',
-  'tag.create',
-  'tag.update',
-  'tag.delete',
-  'media.subjectTypes.set',
-  'subscription.idpDomains.set',
-];
+const ACTIONS = auditActions;
 
 type Bench = Awaited<ReturnType<typeof startBenchPlatform>>;
 

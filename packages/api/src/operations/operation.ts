@@ -1,4 +1,4 @@
-import type { DescribeUnknownKey } from '@platform/core';
+import type { AuditAction, DescribeUnknownKey } from '@platform/core';
 import type { AuditTargetType } from '@platform/store';
 import type { z } from 'zod';
 import type { Tag } from '../openapi/tags.ts';
@@ -83,7 +83,7 @@ export type Operation<I = unknown, O = unknown> = {
    * path parameter `targetParam` (default: the environment or subscription the path names).
    */
   readonly audit?: {
-    readonly action: string;
+    readonly action: AuditAction;
     readonly target: AuditTargetType;
     readonly targetParam?: string;
   };

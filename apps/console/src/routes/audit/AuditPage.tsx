@@ -1,33 +1,10 @@
 import type { AuditEntry } from '@platform/client';
+import { auditActions as ACTIONS } from '@platform/core/audit-actions';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { type AuditFilters, useAuditTrail } from '../../api/audit.ts';
 import { PageHeading } from '../../components/PageHeading.tsx';
 import { Empty, ErrorState, Loading } from '../../components/States.tsx';
-
-/** The actions the trail records (docs/audit.md), for the action filter. */
-const ACTIONS = [
-  'connector.publish',
-  'connector.republish',
-  'connector.update',
-  'connector.delete',
-  'connector.auth.set',
-  'connector.auth.delete',
-  'connector.sharedHeaders.set',
-  'connector.authorizationCode.complete',
-  'connector.authorizationCode.logout',
-  'template.create',
-  'template.update',
-  'template.delete',
-  'template.tags.set',
-  'tag.create',
-  'tag.update',
-  'tag.delete',
-  'media.subjectTypes.set',
-  'subscription.idpDomains.set',
-  'data.import',
-  'secrets.rotate',
-];
 
 /** A value as the diff shows it: fingerprints and text as they are, anything else as JSON. */
 const shown = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value));

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@platform/core';
 import {
   type AuditTargetType,
   findEnvironmentByReference,
@@ -19,7 +20,7 @@ const text = (value: unknown): string | undefined =>
  */
 export const recordDenial = async (
   ctx: ServiceContext,
-  audit: { action: string; target: AuditTargetType; targetParam?: string },
+  audit: { action: AuditAction; target: AuditTargetType; targetParam?: string },
   input: unknown,
 ): Promise<void> => {
   if (!ctx.auditing) return;

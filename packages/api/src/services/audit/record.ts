@@ -1,3 +1,4 @@
+import type { AuditAction } from '@platform/core';
 import {
   type AuditEntryInput,
   type AuditOutcome,
@@ -12,7 +13,7 @@ export type AuditChanges = AuditEntryInput['changes'];
 
 /** What a service says of its change; the context adds who, when, from where and the trace (docs/audit.md). */
 export type AuditDraft = {
-  action: string;
+  action: AuditAction;
   target: {
     type: AuditTargetType;
     id: string;
