@@ -37,8 +37,9 @@ export type RuntimePoolOptions = {
   /** Worker threads; default one per core the machine offers but one (at least one). */
   workers?: number;
   /**
-   * Workers started beyond `workers` while every worker is held by a sandbox (a connector looping to its deadline),
-   * so that other tenants' calls carry on; default one more than `workers`. Each stops once idle and none is held.
+   * Workers beyond `workers` for calls that would otherwise wait behind sandboxes holding every worker (connectors
+   * looping to their deadline); default one more than `workers`. One of them is started with the pool and stays,
+   * idle, as the spare; the others start when needed and stop once idle and none is held.
    */
   extraWorkers?: number;
   /** Invocations running at once, shared fairly between subscriptions (up to twice this while shares settle). */
@@ -111,7 +112,10 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   const extraWorkers = options.extraWorkers ?? size + 1;
   const running = options.running ?? RUNNING_INVOCATIONS;
   const fair = new FairQueue<Job>({ running, waiting: options.queueLimit ?? running * 4 });
-  const sessions = new SessionTable<Slot>(options.sessions ?? { idleMs: 300_000, maxSessions: 1000 });
+  const sessionOptions = options.sessions ?? { idleMs: 300_000, maxSessions: 1000 };
+  const sessions = new SessionTable<Slot>(sessionOptions);
+  /** When each subscription last submitted a call (performance.now()): those of the last session idle time use the runtime. */
+  const lastCall = new Map<string, number>();
   /** Publish checks: no tenant's, few, and never waiting behind the fair queue. */
   const checks: Job[] = [];
   const slots: Slot[] = [];
@@ -200,7 +204,8 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     }
     sessions.forget(slot);
     void slot.port.terminate();
-    if (!closed && !slot.extra) slots.push(spawn());
+    // A worker of the pool's own, or the spare when it was the last extra one, is started again.
+    if (!closed && (!slot.extra || !slots.some((other) => other.extra))) slots.push(spawn(slot.extra));
     pump();
   };
 
@@ -312,11 +317,15 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     const overShare =
       subscription !== undefined && heldBy(subscription, now) >= threadShare(subscription, now);
     if (overShare && slots.some((slot) => held(slot, now))) return undefined;
-    const least = free.reduce<Slot | undefined>(
-      (best, slot) => (best === undefined || slot.running.size < best.running.size ? slot : best),
-      undefined,
-    );
-    if (least || closed) return least;
+    // The pool's own workers first: an extra one (the spare included) runs only what they cannot take now, so no
+    // more threads than cores less one run sandboxes while none is held.
+    const least = (candidates: Slot[]) =>
+      candidates.reduce<Slot | undefined>(
+        (best, slot) => (best === undefined || slot.running.size < best.running.size ? slot : best),
+        undefined,
+      );
+    const chosen = least(free.filter((slot) => !slot.extra)) ?? least(free);
+    if (chosen || closed) return chosen;
     return startExtra();
   };
 
@@ -330,6 +339,16 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       'connector runtime: a worker started beside those a sandbox holds',
     );
     return extra;
+  };
+
+  /** Whether a subscription that holds no worker used the runtime lately, while loops hold some. */
+  const othersWaitingFor = (now: number): boolean => {
+    const holders = new Set<string>();
+    for (const slot of slots) {
+      if (!held(slot, now)) continue;
+      for (const job of slot.running.values()) if (job.invocation) holders.add(job.invocation.subscriptionId);
+    }
+    return holders.size > 0 && [...lastCall.keys()].some((subscription) => !holders.has(subscription));
   };
 
   /** Held workers on which `subscription` has calls running. */
@@ -406,6 +425,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
         session: undefined,
         fetches: new Map(),
       };
+      if (invocation) lastCall.set(invocation.subscriptionId, job.submittedAt);
       if (!invocation) checks.push(job);
       else if (!fair.offer(job, tenancyOf(invocation))) {
         reject(
@@ -422,6 +442,9 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   };
 
   for (let i = 0; i < size; i++) slots.push(spawn());
+  // The spare, started now: starting a worker when a loop takes the last one would cost the cores a loop leaves to
+  // the event loop, just when it needs them.
+  if (extraWorkers > 0) slots.push(spawn(true));
   const silenceLimit = options.limits.timeoutMs + STUCK_GRACE_MS;
   const watchdog = setInterval(() => {
     const now = performance.now();
@@ -439,12 +462,17 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       }
     }
     for (const ended of sessions.expire(now)) endSession(ended);
-    // While a loop holds a worker, one idle worker stands ready (a worker takes a moment to start), so that the next
-    // tenant's call need not wait for one.
-    if (slots.some((slot) => held(slot, now)) && !slots.some((slot) => slot.running.size === 0)) startExtra();
-    // Extra workers stop once idle and no worker is held any more.
+    for (const [subscription, at] of lastCall)
+      if (now - at > sessionOptions.idleMs) lastCall.delete(subscription);
+    // While loops hold every worker, one idle worker stands ready for the other subscriptions using the runtime (a
+    // worker takes a moment to start). None is started for the holders alone: their further calls wait for their
+    // share of threads anyway, and a start costs the cores the loops leave to the event loop.
+    if (!slots.some((slot) => slot.running.size === 0) && othersWaitingFor(now)) startExtra();
+    // Extra workers stop once idle and no worker is held any more, all but one (the spare).
     if (!slots.some((slot) => held(slot, now))) {
-      for (const slot of slots.filter((candidate) => candidate.extra && candidate.running.size === 0)) {
+      const idle = slots.filter((candidate) => candidate.extra && candidate.running.size === 0);
+      const spareBusy = slots.some((candidate) => candidate.extra && candidate.running.size > 0);
+      for (const slot of idle.slice(spareBusy ? 0 : 1)) {
         slots.splice(slots.indexOf(slot), 1);
         sessions.forget(slot);
         void slot.port.terminate();

@@ -16,6 +16,7 @@ import {
   loadConnector,
   RuntimeError,
 } from '@platform/runtime';
+import { HELD_AFTER_MS } from './worker-handle.ts';
 import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
 import { BEGUN, claimCellOf, LOG_MESSAGES_SENT, POSTED } from './worker-protocol.ts';
 
@@ -33,9 +34,26 @@ const onRun = (running: boolean): void => {
 };
 /** What waits for the end of the turn goes at once when one run lasts (a connector that loops): no answer waits for it. */
 const SAY_WHILE_RUNNING_MS = 10;
+/**
+ * A run held past HELD_AFTER_MS (a connector looping to its deadline, almost always) gets a share of its core, not
+ * all of it: it rests HELD_REST_MS after each HELD_RUN_MS of work. Its deadline is wall time, so it ends when it
+ * would have; meanwhile the event loop and other tenants' workers keep the cores it would have spun on.
+ */
+const HELD_RUN_MS = 1;
+const HELD_REST_MS = 3;
+const rest = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
+let workedSince = 0;
 const whileRunning = (): void => {
-  if (runBegan !== undefined && outbox.length > 0 && performance.now() - runBegan > SAY_WHILE_RUNNING_MS)
-    post();
+  if (runBegan === undefined) return;
+  const now = performance.now();
+  if (outbox.length > 0 && now - runBegan > SAY_WHILE_RUNNING_MS) post();
+  if (now - runBegan <= HELD_AFTER_MS) {
+    workedSince = now;
+    return;
+  }
+  if (now - workedSince < HELD_RUN_MS) return;
+  Atomics.wait(rest, 0, 0, HELD_REST_MS);
+  workedSince = performance.now();
 };
 /** False when the pool took the job back while this thread was held (it runs elsewhere): it is then left alone. */
 const begin = (id: number): boolean =>
