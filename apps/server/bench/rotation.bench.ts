@@ -5,9 +5,9 @@
  * sends proxied requests through the static-key connector to a loopback target that answers 200 only when the key
  * arrives: first with nothing else to do (the p99 without rotation), then while `platform-server rotate-secrets`
  * re-seals every value under `new` (on the embedded database the running server does it for the command), at its
- * default pace (it rests as long as each batch took). Both windows time every answer in the same run; the rotation's
- * opens at the command's first progress line (the keys checked, the first batch next) and closes at its exit. A
- * request lost counts in either window, the command's start included.
+ * default pace (it rests twice as long as each batch took; four times on the embedded database). Both windows time
+ * every answer in the same run; the rotation's opens at the command's first progress line (the keys checked, the
+ * first batch next) and closes at its exit. A request lost counts in either window, the command's start included.
  * Target (issue 39): no request lost (every answer 2xx, no error) and the proxy's p99 during the rotation ≤ 2× the
  * p99 without it. Writes bench/results/rotation.json. Options: --values=N (10000), --duration=SECONDS (10, the window
  * without rotation), --connections=N (8).
