@@ -273,10 +273,10 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       invocation.usage,
     );
     // The call owns the fetch: its end (or the worker's word that it ended) aborts it, upstream connection included.
+    // Its deadline needs no timer of its own: a call past it is ended by the watchdog, which aborts its fetches.
     const controller = new AbortController();
     job.fetches.set(message.fetchId, controller);
-    const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(options.limits.timeoutMs)]);
-    fetch(message.request, signal).then(
+    fetch(message.request, controller.signal).then(
       (response) => {
         job.fetches.delete(message.fetchId);
         if (keptHere(response)) {
