@@ -20,7 +20,7 @@ import {
 import type { Logger } from 'pino';
 import { FairQueue } from './fair-queue.ts';
 import { type SessionEntry, SessionTable } from './session-table.ts';
-import { WorkerHandle } from './worker-handle.ts';
+import { HELD_AFTER_MS, WorkerHandle } from './worker-handle.ts';
 import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
 import { CLAIM_CELLS } from './worker-protocol.ts';
 
@@ -56,6 +56,8 @@ type Job = {
   resolve: (outcome: InvocationOutcome) => void;
   /** performance.now() when the pool took it. */
   submittedAt: number;
+  /** performance.now() when it was last handed to a worker. */
+  dispatchedAt: number;
   /** The session it runs in, once it was handed to a worker. */
   session: SessionEntry<Slot> | undefined;
   /** Its fetches still running on the main thread: aborted when it ends. */
@@ -84,6 +86,9 @@ const STUCK_GRACE_MS = 5_000;
  * later deadline), and the caller must not wait for that one.
  */
 const DEADLINE_GRACE_MS = 1_000;
+
+/** How long extra workers stay, idle, after the last held worker was seen. */
+const EXTRA_LINGER_MS = 30_000;
 
 /** How often the pool looks for held workers, jobs past their deadline and stuck workers. */
 const WATCH_INTERVAL_MS = 250;
@@ -116,6 +121,8 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   const sessions = new SessionTable<Slot>(sessionOptions);
   /** When each subscription last submitted a call (performance.now()): those of the last session idle time use the runtime. */
   const lastCall = new Map<string, number>();
+  /** When a worker was last seen held (performance.now()). */
+  let lastHeld = Number.NEGATIVE_INFINITY;
   /** Publish checks: no tenant's, few, and never waiting behind the fair queue. */
   const checks: Job[] = [];
   const slots: Slot[] = [];
@@ -310,13 +317,14 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     const now = performance.now();
     const free = slots.filter((slot) => !held(slot, now));
     for (const slot of slots) if (held(slot, now)) withdraw(slot);
-    const session = job.invocation && sessions.get(sessionKeyOf(job));
-    if (session && free.includes(session.worker)) return session.worker;
-    // A subscription whose loops already hold its share of threads waits rather than take the one others need.
+    // A subscription whose loops already hold its share of threads waits rather than take the one others need, even
+    // where its session is (that worker may be the one another tenant's calls run on).
     const subscription = job.invocation?.subscriptionId;
     const overShare =
       subscription !== undefined && heldBy(subscription, now) >= threadShare(subscription, now);
     if (overShare && slots.some((slot) => held(slot, now))) return undefined;
+    const session = job.invocation && sessions.get(sessionKeyOf(job));
+    if (session && free.includes(session.worker)) return session.worker;
     // The pool's own workers first: an extra one (the spare included) runs only what they cannot take now, so no
     // more threads than cores less one run sandboxes while none is held.
     const least = (candidates: Slot[]) =>
@@ -351,13 +359,20 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     return holders.size > 0 && [...lastCall.keys()].some((subscription) => !holders.has(subscription));
   };
 
-  /** Held workers on which `subscription` has calls running. */
+  /**
+   * Workers `subscription` may be holding: those running one of its calls that are in a sandbox run now (held, or a
+   * loop not known as one yet) or were given it less than HELD_AFTER_MS ago (its sandbox may still be loading).
+   * Counting only the held ones, a tenant whose loops had just been handed out took every idle worker, the spare and
+   * the extras, before any was known as held, and another tenant's calls then waited for the loops' time limit.
+   */
   const heldBy = (subscription: string, now: number): number =>
-    slots.filter(
-      (slot) =>
-        held(slot, now) &&
-        [...slot.running.values()].some((job) => job.invocation?.subscriptionId === subscription),
-    ).length;
+    slots.filter((slot) => {
+      const busy = slot.inRun();
+      return [...slot.running.values()].some(
+        (job) =>
+          job.invocation?.subscriptionId === subscription && (busy || now - job.dispatchedAt < HELD_AFTER_MS),
+      );
+    }).length;
 
   /**
    * Threads `subscription` may keep held: all of them but one (kept for a newcomer), shared between it and the
@@ -387,7 +402,8 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       sessions.begin(entry, now);
       job.session = entry;
     }
-    slot.give(job, performance.now());
+    job.dispatchedAt = performance.now();
+    slot.give(job, job.dispatchedAt);
   };
 
   const pump = (): void => {
@@ -422,6 +438,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
         invocation,
         resolve,
         submittedAt: performance.now(),
+        dispatchedAt: 0,
         session: undefined,
         fetches: new Map(),
       };
@@ -468,8 +485,10 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     // worker takes a moment to start). None is started for the holders alone: their further calls wait for their
     // share of threads anyway, and a start costs the cores the loops leave to the event loop.
     if (!slots.some((slot) => slot.running.size === 0) && othersWaitingFor(now)) startExtra();
-    // Extra workers stop once idle and no worker is held any more, all but one (the spare).
-    if (!slots.some((slot) => held(slot, now))) {
+    // Extra workers stop once idle and no worker was held for a while, all but one (the spare): loops that end at
+    // their time limit are often called again at once, and a worker stopped and started again costs the cores.
+    if (slots.some((slot) => held(slot, now))) lastHeld = now;
+    if (now - lastHeld > EXTRA_LINGER_MS) {
       const idle = slots.filter((candidate) => candidate.extra && candidate.running.size === 0);
       const spareBusy = slots.some((candidate) => candidate.extra && candidate.running.size > 0);
       for (const slot of idle.slice(spareBusy ? 0 : 1)) {

@@ -60,6 +60,11 @@ export class WorkerHandle<J extends { message: Posted }, P extends WorkerPort = 
     return this.running.size > 0 && now - this.#lastHeard > ms;
   }
 
+  /** A sandbox runs on the worker's thread now (held or not yet). */
+  inRun(): boolean {
+    return Atomics.load(this.#sandboxRun, 0) !== 0n;
+  }
+
   /** One sandbox run has held the worker's thread since before `now - HELD_AFTER_MS`. */
   held(now: number): boolean {
     const since = Number(Atomics.load(this.#sandboxRun, 0));
