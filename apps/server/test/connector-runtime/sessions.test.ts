@@ -382,4 +382,33 @@ describe.each(await testBackends())('connector sessions through the composed ser
     expect(waited - alone, `alone ${alone} ms, while B loops ${waited} ms`).toBeLessThan(1_000);
     for (const looped of await Promise.all(loops)) expectStatus(looped, 504);
   }, 30_000);
+
+  it("starts subscription A's calls within a second while eight calls of B loop, handed out together wave after wave", async () => {
+    const before = await publish(dataConnector('return { properties: [] };'));
+    const trivials = await Promise.all(
+      [1, 2, 3].map(() => publish(dataConnector('return { properties: [] };'))),
+    );
+    const aloneStarted = performance.now();
+    expectStatus(await run(before, 'data/model', {}, serverCaller), 200);
+    const alone = performance.now() - aloneStarted;
+    const loopIds = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        publish(dataConnector('for (;;) {}'), 'data', globexConnectors, USERS.outsider),
+      ),
+    );
+    // Each of B's eight clients calls its loop again the moment it is answered: the second wave is handed out
+    // together, beside the idle workers the first one left (the spare, an extra), before any is known as held.
+    const waves = loopIds.map(async (id) => {
+      for (let wave = 0; wave < 2; wave++)
+        expectStatus(await run(id, 'data/model', {}, globexCaller, globexConnectors), 504);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 11_500));
+    for (const trivial of trivials) {
+      const started = performance.now();
+      expectStatus(await run(trivial, 'data/model', {}, serverCaller), 200);
+      const waited = performance.now() - started;
+      expect(waited - alone, `alone ${alone} ms, while B loops ${waited} ms`).toBeLessThan(1_000);
+    }
+    await Promise.all(waves);
+  }, 60_000);
 });
