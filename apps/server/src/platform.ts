@@ -52,10 +52,13 @@ import { standInOf } from './stand-in/stand-in.ts';
 import { standInApi } from './stand-in/stand-in-api.ts';
 
 /**
- * The largest answers (a subscription of 50 environments, 8 KiB of JSON) are estimated at some 30 KiB each with
- * their serialized body: about 60 MiB at most. Access checks, the most numerous entries, are far smaller.
+ * Answers kept by count and by size. Each caller keeps two small ones (its user status, its access to an
+ * environment), so the count follows the callers: at 2,000 entries, a thousand callers taking turns (Studio's
+ * editors) evicted one another's before each came back, and every call read the database again. The size bounds
+ * the memory whatever the answers hold (a connector's script, a subscription of 50 environments).
  */
-const READ_CACHE_ENTRIES = 2000;
+const READ_CACHE_ENTRIES = 100_000;
+const READ_CACHE_CHARS = 64 * 1024 * 1024;
 
 /** How long a shutdown waits for the requests in flight before cutting what is left (docs/deployment.md). */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -151,7 +154,11 @@ export const startPlatform = async (
     // Reads answered from memory until a write: this process's own (the transports drop the cache after each
     // non-GET operation) or anyone's (the database's change notifications). Not while notifications could be missed.
     let live = () => false;
-    const reads = createReadCache({ max: READ_CACHE_ENTRIES, live: () => live() });
+    const reads = createReadCache({
+      max: READ_CACHE_ENTRIES,
+      maxChars: READ_CACHE_CHARS,
+      live: () => live(),
+    });
     // The proxy's connector configurations are kept until a change too; it is composed once the port is bound.
     let configurationChanged = () => {};
     const changes = await timed('changeWatch', () =>

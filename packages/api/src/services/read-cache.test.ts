@@ -71,4 +71,17 @@ describe('read cache', () => {
     for (const key of ['a', 'b', 'c']) await cache.read(key, () => Promise.resolve({ key }));
     expect(await cache.read('a', () => Promise.resolve({ key: 'reloaded' }))).toEqual({ key: 'reloaded' });
   });
+
+  it('holds at most `maxChars` of answers as JSON, however many it may count', async () => {
+    const cache = createReadCache({ max: 1000, maxChars: 300, live: () => true });
+    const script = 'x'.repeat(100);
+    for (const key of ['a', 'b', 'c']) await cache.read(key, () => Promise.resolve({ key, script }));
+    // Three answers of some 125 characters do not fit in 300: the least recently used went.
+    expect(await cache.read('a', () => Promise.resolve({ key: 'reloaded', script }))).toMatchObject({
+      key: 'reloaded',
+    });
+    expect(await cache.read('c', () => Promise.resolve({ key: 'reloaded', script }))).toMatchObject({
+      key: 'c',
+    });
+  });
 });

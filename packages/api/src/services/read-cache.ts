@@ -22,17 +22,36 @@ export type ReadCacheOptions = {
   /** Most answers kept (least recently used go first). */
   max: number;
   /**
+   * Most characters of answers kept, their JSON measured once when kept (least recently used go first): bounds the
+   * memory however large the answers are (a connector's script), so `max` can be as large as the callers are many.
+   */
+  maxChars?: number;
+  /**
    * False while a change could go unseen (the database's listening connection is down): reads then go to the
    * database, and nothing is kept.
    */
   live: () => boolean;
 };
 
+/** An answer's size as JSON, measured once when it is kept (after a load from the database, so cheap beside it). */
+const charsOf = (answer: NonNullable<unknown>): number => {
+  try {
+    return Math.max(1, JSON.stringify(answer)?.length ?? 1);
+  } catch {
+    // Not JSON (a bigint): counted as a small answer, which every other kind of answer here is.
+    return 1024;
+  }
+};
+
 /** Even with every notification delivered, no answer is older than this: a bound should one ever be missed. */
 const MAX_AGE_MS = 5 * 60_000;
 
 export const createReadCache = (options: ReadCacheOptions): ReadCache => {
-  const answers = new LRUCache<string, NonNullable<unknown>>({ max: options.max, ttl: MAX_AGE_MS });
+  const answers = new LRUCache<string, NonNullable<unknown>>({
+    max: options.max,
+    ttl: MAX_AGE_MS,
+    ...(options.maxChars === undefined ? {} : { maxSize: options.maxChars, sizeCalculation: charsOf }),
+  });
   const loading = new Map<string, Promise<unknown>>();
   // A load that began before a change must not be kept, nor joined by a read that began after it.
   let generation = 0;
