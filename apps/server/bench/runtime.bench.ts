@@ -196,8 +196,9 @@ const benchBackend = async (backend: Awaited<ReturnType<typeof testBackends>>[nu
       loops.map((loopId) => tp.call(`${connectors}/${loopId}/data/model`, json(caller, {}))),
     );
     // Measured once the loops run: their first calls read the four new connectors (the publish dropped the read
-    // cache), which on the embedded database is the event loop's work, not the sandboxes'.
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    // cache), which on the embedded database is the event loop's work, not the sandboxes'; and the pool knows a loop
+    // as one 300 ms after it began (then moves the calls queued behind it), so the window opens a second in.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     const busy = await timed(ping, performance.now() + 2500);
     for (const reply of await looping)
       if (reply.status !== 504) throw new Error(`loop: ${reply.status} ${await reply.text()}`);
