@@ -6,9 +6,10 @@
  *
  * A share is the capacity divided by the subscriptions with calls running or waiting (at least one each), and a
  * subscription's share likewise between its callers. A caller's share is not a cap while no other caller of its
- * subscription waits below its own: the subscription's room is never left idle while one of its callers has work. A subscription at its share of running calls starts no more
- * while others are below theirs; the pool may then run up to twice its nominal capacity, so a newcomer starts at once
- * even when one subscription's backlog had taken every slot before it came.
+ * subscription waits below its own: the subscription's room is never left idle while one of its callers has work.
+ * A subscription at its share of running calls starts no more while others are below theirs; the pool may then run
+ * up to twice its nominal capacity, so a newcomer starts at once even when one subscription's backlog had taken every
+ * slot before it came.
  */
 export type Tenancy = { subscription: string; caller: string };
 

@@ -39,7 +39,7 @@ export type RuntimePoolOptions = {
   /**
    * Workers beyond `workers` for calls that would otherwise wait behind sandboxes holding every worker (connectors
    * looping to their deadline); default one more than `workers`. One of them is started with the pool and stays,
-   * idle, as the spare; the others start when needed and stop once idle and none is held.
+   * idle, as the spare; the others start when needed and stop once idle and no worker was held for EXTRA_LINGER_MS.
    */
   extraWorkers?: number;
   /** Invocations running at once, shared fairly between subscriptions (up to twice this while shares settle). */
@@ -349,13 +349,19 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     return extra;
   };
 
-  /** Whether a subscription that holds no worker used the runtime lately, while loops hold some. */
-  const othersWaitingFor = (now: number): boolean => {
+  /** The subscriptions with calls on held workers. */
+  const holdersAt = (now: number): Set<string> => {
     const holders = new Set<string>();
     for (const slot of slots) {
       if (!held(slot, now)) continue;
       for (const job of slot.running.values()) if (job.invocation) holders.add(job.invocation.subscriptionId);
     }
+    return holders;
+  };
+
+  /** Whether a subscription that holds no worker used the runtime lately, while loops hold some. */
+  const othersWaitingFor = (now: number): boolean => {
+    const holders = holdersAt(now);
     return holders.size > 0 && [...lastCall.keys()].some((subscription) => !holders.has(subscription));
   };
 
@@ -379,11 +385,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
    * subscriptions that hold any.
    */
   const threadShare = (subscription: string, now: number): number => {
-    const holders = new Set<string>([subscription]);
-    for (const slot of slots) {
-      if (!held(slot, now)) continue;
-      for (const job of slot.running.values()) if (job.invocation) holders.add(job.invocation.subscriptionId);
-    }
+    const holders = holdersAt(now).add(subscription);
     return Math.max(1, Math.floor((size + extraWorkers - 1) / holders.size));
   };
 

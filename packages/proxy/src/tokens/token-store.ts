@@ -22,7 +22,7 @@ export type TokenStore = {
   read(key: TokenKey): Promise<StoredRow | undefined>;
   write(key: TokenKey, token: StoredToken, within?: WithinWrite): Promise<void>;
   /** Drops one user's tokens of a connector usage, whatever the revision (authorization code logout). */
-  removeUser(connectorId: string, usage: AuthUsage, userId: string, within?: WithinWrite): Promise<void>;
+  removeUser(connectorId: string, usage: AuthUsage, userId: string): Promise<void>;
 };
 
 export const createTokenStore = (database: Database, secrets: SecretBox): TokenStore => ({
@@ -89,12 +89,10 @@ export const createTokenStore = (database: Database, secrets: SecretBox): TokenS
       await within?.(tx);
     });
   },
-  async removeUser(connectorId, usage, userId, within) {
+  async removeUser(connectorId, usage, userId) {
     const t = schema.connectorTokens;
-    await database.db.transaction(async (transaction) => {
-      const tx = transaction as unknown as Db;
-      await tx.delete(t).where(and(eq(t.connectorId, connectorId), eq(t.usage, usage), eq(t.userId, userId)));
-      await within?.(tx);
-    });
+    await database.db
+      .delete(t)
+      .where(and(eq(t.connectorId, connectorId), eq(t.usage, usage), eq(t.userId, userId)));
   },
 });
