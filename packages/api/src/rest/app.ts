@@ -53,10 +53,10 @@ export const createApp = (options: AppOptions): RequestListener => {
   const budget = bodyBudget(options.rateLimitPerSecond > 0, deps.verifier.issuer);
   const app = expressApp(options, limit, budget);
   const proxy = options.proxy && proxyRoute(deps, options.proxy);
-  // Pages and bytes stay the router's (Express's own answers); their exact paths are still claimed, so that no
-  // later front route takes them.
-  const jsonRead = (operation: AnyOperation) =>
-    operation.produces === undefined ? operationHandler(deps, operation) : undefined;
+  // Pages and forms stay the router's (Express's own answers, the multipart reader); their exact paths are still
+  // claimed, so that no later front route takes them.
+  const frontHandler = (operation: AnyOperation) =>
+    operation.produces === 'text/html' || operation.multipart ? undefined : operationHandler(deps, operation);
   return createFrontDoor({
     log: deps.log,
     clientAddress: clientAddressOf(options.trustedProxies),
@@ -75,9 +75,7 @@ export const createApp = (options: AppOptions): RequestListener => {
             ),
           ]
         : []),
-      ...operations
-        .filter((operation) => operation.method === 'GET')
-        .map((operation) => frontRoute(operation.path, 'GET', jsonRead(operation))),
+      ...operations.map((operation) => frontRoute(operation.path, operation.method, frontHandler(operation))),
     ],
     parseQuery,
     router: app,

@@ -65,8 +65,8 @@ export type FrontDoorOptions = {
 
 /**
  * Where every request enters (docs/configuration.md, "Processes": the front door). It starts the request's record (trace id,
- * metrics, log line, caller) and answers the hot routes (the connector proxy and the JSON reads of the operation
- * table) itself, with the handlers and the admission checks the router has; every other request, and every other
+ * metrics, log line, caller) and answers the hot routes (the connector proxy and the operations answering JSON or
+ * bytes) itself, with the handlers and the admission checks the router has; every other request, and every other
  * spelling of those routes, goes on to the router. The router's per-request work (prototype swaps, a walk over
  * every layer) was a third of a warm proxied call's CPU.
  */

@@ -49,19 +49,14 @@ export const operationHandler = (deps: AppDeps, operation: AnyOperation) => {
       ? await multipartInput(req, operation, operation.multipart, { params, query }, idleMs)
       : await jsonInput(req, operation, { params, query }, bodyReading(operation, locals, idleMs));
     const output = await runOperation(deps, operation, caller, request, input);
-    // Pages and bytes are the router's alone (the front door takes JSON operations): Express's own answers.
+    // Pages are the router's alone (the front door takes the other operations): Express's own answers.
     if (operation.produces === 'text/html') {
       const page = output as HtmlPage;
       (res as Response).status(operation.status).set(page.headers).type('text/html').send(page.html);
       return;
     }
     if (operation.produces === 'application/octet-stream') {
-      const answer = output as BinaryAnswer;
-      // An upstream's bytes under the platform's origin, as through the proxy: never a page that runs (an SVG's
-      // script), never read as another type than the upstream's. The type is set as the upstream sent it: Express's
-      // own setter would add a charset to a text type (`text/plain; charset=utf-8`) that the bytes may not be in.
-      res.setHeader('Content-Type', answer.contentType);
-      (res as Response).status(operation.status).set(proxiedResponseHeaders).send(Buffer.from(answer.bytes));
+      sendBytes(res, operation.status, output as BinaryAnswer);
       return;
     }
     res.statusCode = operation.status;
@@ -71,6 +66,20 @@ export const operationHandler = (deps: AppDeps, operation: AnyOperation) => {
     }
     sendJson(res, output);
   };
+};
+
+/**
+ * An upstream's bytes under the platform's origin, as through the proxy: never a page that runs (an SVG's script),
+ * never read as another type than the upstream's. The type is set as the upstream sent it (a text type gets no
+ * charset the bytes may not be in), and the bytes go out as they are, not copied.
+ */
+const sendBytes = (res: ServerResponse, status: number, answer: BinaryAnswer): void => {
+  const { bytes } = answer;
+  res.statusCode = status;
+  res.setHeader('Content-Type', answer.contentType);
+  for (const [name, value] of Object.entries(proxiedResponseHeaders)) res.setHeader(name, value);
+  res.setHeader('Content-Length', bytes.byteLength);
+  res.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 };
 
 const jsonInput = async (
