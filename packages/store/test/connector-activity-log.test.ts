@@ -87,6 +87,39 @@ describe.each(backends)('the connector activity log on $name', (backend) => {
     expect(await stored(id)).toBe(4);
   });
 
+  it("keeps a batch whole when a connector's texts hold NUL characters, which the database refuses", async () => {
+    const errors: unknown[] = [];
+    const log = createConnectorActivityLog(database.db, { onError: (e) => errors.push(e), delayMs: 60_000 });
+    const id = await publish();
+    const other = await publish();
+    const now = new Date();
+    log.record(entry(other, now, 'query'));
+    log.record({
+      ...entry(id, now, 'download'),
+      error: 'bad\u0000byte',
+      fetches: [
+        {
+          method: 'GET',
+          url: 'https://x.test/\u0000',
+          status: null,
+          bytes: 0,
+          durationMs: 1,
+          credentialsInjected: false,
+          error: 'a\u0000b',
+        },
+      ],
+      logs: ['log\u0000line'],
+    });
+    await log.flush();
+    expect(errors).toEqual([]);
+    expect(await stored(other)).toBe(1);
+    const [row] = await listConnectorActivity(database.db, id, 10, new Date(0));
+    expect(row?.error).toBe('bad\ufffdbyte');
+    expect(row?.fetches[0]?.url).toBe('https://x.test/\ufffd');
+    expect(row?.fetches[0]?.error).toBe('a\ufffdb');
+    expect(row?.logs).toEqual(['log\ufffdline']);
+  });
+
   it('lists the newest first by when each started, though a long one is written after later ones', async () => {
     const log = createConnectorActivityLog(database.db, { onError: () => {}, delayMs: 60_000 });
     const id = await publish();
@@ -129,7 +162,7 @@ describe.each(backends)('the connector activity log on $name', (backend) => {
     expect(await stored(id)).toBe(1);
   });
 
-  it('holds a connector to its newest 1,000 entries and 7 days, at most a tenth over between prunes', async () => {
+  it('holds a connector to its newest 1,000 entries and 7 days, at most half over between prunes', async () => {
     const log = createConnectorActivityLog(database.db, { onError: () => undefined, delayMs: 60_000 });
     const id = await publish();
     const now = Date.now();
@@ -149,7 +182,7 @@ describe.each(backends)('the connector activity log on $name', (backend) => {
     expect(read).toHaveLength(ACTIVITY_MAX_ENTRIES);
     expect(read[0]?.method).toBe('later');
 
-    for (let i = 0; i < 60; i++) log.record(entry(id, new Date(now), 'latest'));
+    for (let i = 0; i < 460; i++) log.record(entry(id, new Date(now), 'latest'));
     await log.flush();
     expect(await stored(id)).toBe(ACTIVITY_MAX_ENTRIES);
   });
