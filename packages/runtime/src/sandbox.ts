@@ -61,9 +61,11 @@ export type LoadParams = {
   onRun?: ((running: boolean) => void) | undefined;
   /**
    * Called now and then while the interpreter runs (at QuickJS's interrupt checks, every few thousand operations):
-   * a host that holds back what it has to say until its thread is free can say it while a run lasts.
+   * a host that holds back what it has to say until its thread is free can say it while a run lasts. An error it
+   * answers ends the run at once, as a tripped limit does: the call whose event runs fails with it (a host that must
+   * have the thread back before the run's deadline).
    */
-  whileRunning?: (() => void) | undefined;
+  whileRunning?: (() => RuntimeError | undefined) | undefined;
 };
 
 /** What one call may bring of its own; without them, the sandbox's `fetch`, `onFetch` and `onLogError` serve it. */
@@ -392,7 +394,11 @@ class Sandbox implements ConnectorSandbox {
       memoryLimitBytes: this.#limits.memoryBytes,
       maxStackSizeBytes: this.#limits.stackBytes,
       interruptHandler: () => {
-        this.#params.whileRunning?.();
+        const cut = this.#params.whileRunning?.();
+        if (cut !== undefined && this.#current !== undefined) {
+          this.#current.fatal ??= cut;
+          return true;
+        }
         return this.#current !== undefined && Date.now() > this.#current.deadline;
       },
     });

@@ -22,7 +22,7 @@ import { FairQueue } from './fair-queue.ts';
 import { type SessionEntry, SessionTable } from './session-table.ts';
 import { HELD_AFTER_MS, WorkerHandle } from './worker-handle.ts';
 import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
-import { CLAIM_CELLS } from './worker-protocol.ts';
+import { CLAIM_CELLS, SANDBOX_RUN_CELLS } from './worker-protocol.ts';
 
 export type RuntimePoolOptions = {
   limits: RuntimeLimits;
@@ -144,7 +144,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   };
 
   const spawn = (extra = false): Slot => {
-    const sandboxRun = new SharedArrayBuffer(BigInt64Array.BYTES_PER_ELEMENT);
+    const sandboxRun = new SharedArrayBuffer(SANDBOX_RUN_CELLS * BigInt64Array.BYTES_PER_ELEMENT);
     const worker = newWorker({ limits: options.limits, claims: claimBuffer, sandboxRun });
     const slot: Slot = new WorkerHandle(
       worker,
@@ -322,7 +322,10 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     const subscription = job.invocation?.subscriptionId;
     const overShare =
       subscription !== undefined && heldBy(subscription, now) >= threadShare(subscription, now);
-    if (overShare && slots.some((slot) => held(slot, now))) return undefined;
+    if (overShare && slots.some((slot) => held(slot, now))) {
+      if (job.invocation) makeRoomWithin(job.invocation, now);
+      return undefined;
+    }
     const session = job.invocation && sessions.get(sessionKeyOf(job));
     if (session && free.includes(session.worker)) return session.worker;
     // The pool's own workers first: an extra one (the spare included) runs only what they cannot take now, so no
@@ -335,6 +338,42 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     const chosen = least(free.filter((slot) => !slot.extra)) ?? least(free);
     if (chosen || closed) return chosen;
     return startExtra();
+  };
+
+  /**
+   * A caller waits because its subscription's loops hold the subscription's share of threads: when one other caller
+   * of the subscription holds more than an even part of that share, and the waiting caller less, the run held longest
+   * of the one holding most is ended (its call answers TIME_LIMIT, runtime-worker.ts), and the waiting call starts on
+   * its thread within a second. A caller's further calls behind its own loops wait for them, as in a browser.
+   */
+  const makeRoomWithin = (invocation: Invocation, now: number): void => {
+    const { subscription, caller } = tenancyOf(invocation);
+    const heldByCaller = new Map<string, Slot[]>();
+    for (const slot of slots) {
+      if (!held(slot, now)) continue;
+      const owners = new Set<string>();
+      for (const job of slot.running.values()) {
+        if (!job.invocation) continue;
+        const tenancy = tenancyOf(job.invocation);
+        owners.add(tenancy.subscription === subscription ? tenancy.caller : '');
+      }
+      const [owner] = owners;
+      // A thread held in part by another subscription, or by several callers, is not one caller's to give up.
+      if (owners.size !== 1 || !owner) continue;
+      heldByCaller.set(owner, [...(heldByCaller.get(owner) ?? []), slot]);
+    }
+    const part = Math.max(
+      1,
+      Math.floor(threadShare(subscription, now) / (heldByCaller.size + (heldByCaller.has(caller) ? 0 : 1))),
+    );
+    if ((heldByCaller.get(caller)?.length ?? 0) >= part) return;
+    let most: Slot[] = [];
+    for (const [owner, held] of heldByCaller) if (owner !== caller && held.length > most.length) most = held;
+    if (most.length <= part) return;
+    const longest = most.reduce((a, b) =>
+      (a.runSince() ?? Number.POSITIVE_INFINITY) <= (b.runSince() ?? Number.POSITIVE_INFINITY) ? a : b,
+    );
+    longest.endRun();
   };
 
   /** An extra worker beside held ones, if the pool may start one more. */

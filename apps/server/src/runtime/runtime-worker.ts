@@ -18,7 +18,7 @@ import {
 } from '@platform/runtime';
 import { HELD_AFTER_MS } from './worker-handle.ts';
 import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
-import { BEGUN, claimCellOf, LOG_MESSAGES_SENT, POSTED } from './worker-protocol.ts';
+import { BEGUN, claimCellOf, LOG_MESSAGES_SENT, POSTED, RUN_SINCE, RUN_TO_END } from './worker-protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('runtime-worker runs as a worker thread');
@@ -30,7 +30,11 @@ let runBegan: number | undefined;
 /** A sandbox starts or stops running on this thread: the pool sees since when (worker-handle.ts `held`). */
 const onRun = (running: boolean): void => {
   runBegan = running ? performance.now() : undefined;
-  Atomics.store(runSince, 0, running ? BigInt(Math.round(performance.timeOrigin + performance.now())) : 0n);
+  Atomics.store(
+    runSince,
+    RUN_SINCE,
+    running ? BigInt(Math.round(performance.timeOrigin + performance.now())) : 0n,
+  );
 };
 /** What waits for the end of the turn goes at once when one run lasts (a connector that loops): no answer waits for it. */
 const SAY_WHILE_RUNNING_MS = 10;
@@ -43,18 +47,31 @@ const HELD_RUN_MS = 1;
 const HELD_REST_MS = 3;
 const rest = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
 let workedSince = 0;
-const whileRunning = (): void => {
-  if (runBegan === undefined) return;
+const whileRunning = (): RuntimeError | undefined => {
+  if (runBegan === undefined) return undefined;
   const now = performance.now();
   if (outbox.length > 0 && now - runBegan > SAY_WHILE_RUNNING_MS) post();
+  const toEnd = Atomics.load(runSince, RUN_TO_END);
+  if (toEnd !== 0n) {
+    Atomics.store(runSince, RUN_TO_END, 0n);
+    if (toEnd === Atomics.load(runSince, RUN_SINCE)) return endedForOthers(now - runBegan);
+  }
   if (now - runBegan <= HELD_AFTER_MS) {
     workedSince = now;
-    return;
+    return undefined;
   }
-  if (now - workedSince < HELD_RUN_MS) return;
+  if (now - workedSince < HELD_RUN_MS) return undefined;
   Atomics.wait(rest, 0, 0, HELD_REST_MS);
   workedSince = performance.now();
+  return undefined;
 };
+
+/** The error of a run the pool ended because another caller of its subscription waited for its thread. */
+const endedForOthers = (ranMs: number): RuntimeError =>
+  new RuntimeError(
+    'TIME_LIMIT',
+    `the connector ran ${(ranMs / 1000).toFixed(1)} s without pausing while another caller of its subscription waited for the thread it held; it was ended before its time limit`,
+  );
 /** False when the pool took the job back while this thread was held (it runs elsewhere): it is then left alone. */
 const begin = (id: number): boolean =>
   Atomics.compareExchange(claims, claimCellOf(id), POSTED, BEGUN) === POSTED;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WorkerHandle } from './worker-handle.ts';
-import { BEGUN, CLAIM_CELLS, claimCellOf, type ToWorker } from './worker-protocol.ts';
+import { BEGUN, CLAIM_CELLS, claimCellOf, SANDBOX_RUN_CELLS, type ToWorker } from './worker-protocol.ts';
 
 const invoke = (id: number, key = 'c@1'): Extract<ToWorker, { type: 'invoke' }> => ({
   type: 'invoke',
@@ -18,7 +18,7 @@ const invoke = (id: number, key = 'c@1'): Extract<ToWorker, { type: 'invoke' }> 
 const handle = () => {
   const sent: ToWorker[] = [];
   const claims = new Int32Array(new SharedArrayBuffer(CLAIM_CELLS * 4));
-  const sandboxRun = new BigInt64Array(new SharedArrayBuffer(8));
+  const sandboxRun = new BigInt64Array(new SharedArrayBuffer(SANDBOX_RUN_CELLS * 8));
   const worker = new WorkerHandle(
     { postMessage: (message: ToWorker) => sent.push(message) },
     claims,

@@ -6,7 +6,7 @@
  * takes messages, so it is tested with a plain object.
  */
 import type { ToWorker } from './worker-protocol.ts';
-import { claimCellOf, POSTED, WITHDRAWN } from './worker-protocol.ts';
+import { claimCellOf, POSTED, RUN_SINCE, RUN_TO_END, WITHDRAWN } from './worker-protocol.ts';
 
 export type WorkerPort = { postMessage(message: ToWorker): void };
 
@@ -62,13 +62,25 @@ export class WorkerHandle<J extends { message: Posted }, P extends WorkerPort = 
 
   /** A sandbox runs on the worker's thread now (held or not yet). */
   inRun(): boolean {
-    return Atomics.load(this.#sandboxRun, 0) !== 0n;
+    return Atomics.load(this.#sandboxRun, RUN_SINCE) !== 0n;
   }
 
   /** One sandbox run has held the worker's thread since before `now - HELD_AFTER_MS`. */
   held(now: number): boolean {
-    const since = Number(Atomics.load(this.#sandboxRun, 0));
+    const since = Number(Atomics.load(this.#sandboxRun, RUN_SINCE));
     return since !== 0 && now - (since - performance.timeOrigin) > HELD_AFTER_MS;
+  }
+
+  /** Since when the run holding the thread runs (performance.now() time), or undefined when none does. */
+  runSince(): number | undefined {
+    const since = Number(Atomics.load(this.#sandboxRun, RUN_SINCE));
+    return since === 0 ? undefined : since - performance.timeOrigin;
+  }
+
+  /** Asks the worker to end the run on its thread now (runtime-worker.ts): that run only, should another begin first. */
+  endRun(): void {
+    const since = Atomics.load(this.#sandboxRun, RUN_SINCE);
+    if (since !== 0n) Atomics.store(this.#sandboxRun, RUN_TO_END, since);
   }
 
   give(job: J, now: number): void {

@@ -92,10 +92,17 @@ export type WorkerData = {
    */
   claims: SharedArrayBuffer;
   /**
-   * BigInt64Array of one cell over a SharedArrayBuffer of the worker's own: since when a sandbox runs on its thread
-   * (epoch ms, `performance.timeOrigin + performance.now()`), 0 while none does. Written by the worker as runs begin and end,
-   * read by the pool: a run this old holds the thread (worker-handle.ts), while a worker busy with many short runs,
-   * its messages queued or its thread waiting for a core, never shows one.
+   * BigInt64Array of SANDBOX_RUN_CELLS over a SharedArrayBuffer of the worker's own. RUN_SINCE: since when a sandbox
+   * runs on its thread (epoch ms, `performance.timeOrigin + performance.now()`), 0 while none does; written by the
+   * worker as runs begin and end, read by the pool: a run this old holds the thread (worker-handle.ts), while a worker
+   * busy with many short runs, its messages queued or its thread waiting for a core, never shows one. RUN_TO_END: the
+   * pool writes there the RUN_SINCE of a held run it needs ended (its thread is wanted by another caller of the
+   * subscription); the worker ends that run, not a later one, and clears it.
    */
   sandboxRun: SharedArrayBuffer;
 };
+
+/** The cells of `WorkerData.sandboxRun`. */
+export const RUN_SINCE = 0;
+export const RUN_TO_END = 1;
+export const SANDBOX_RUN_CELLS = 2;

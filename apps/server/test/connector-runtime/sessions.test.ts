@@ -383,6 +383,35 @@ describe.each(await testBackends())('connector sessions through the composed ser
     for (const looped of await Promise.all(loops)) expectStatus(looped, 504);
   }, 30_000);
 
+  it("starts a caller's call within a second while another caller of its subscription loops on every thread of its share", async () => {
+    const before = await publish(dataConnector('return { properties: [] };'));
+    const trivial = await publish(dataConnector('return { properties: [] };'));
+    const aloneStarted = performance.now();
+    expectStatus(await run(before, 'data/model', {}, serverCaller), 200);
+    const alone = performance.now() - aloneStarted;
+    // Another member of the same subscription: two loops, as many threads as a subscription alone may keep held.
+    const loop = await publish(dataConnector('for (;;) {}'));
+    const loopsStarted = performance.now();
+    const loops = [1, 2].map(() =>
+      run(loop, 'data/model', { usage: 'browser' }, otherBrowserCaller).then((reply) => ({
+        reply,
+        after: performance.now() - loopsStarted,
+      })),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const started = performance.now();
+    expectStatus(await run(trivial, 'data/model', {}, serverCaller), 200);
+    const waited = performance.now() - started;
+    expect(waited - alone, `alone ${alone} ms, beside the loops ${waited} ms`).toBeLessThan(1_000);
+    // One loop gave its thread up before its time limit (10 s here), and says why; the other ran to its limit.
+    const ended = await Promise.all(loops);
+    for (const { reply } of ended) expectStatus(reply, 504);
+    const [first, last] = ended.sort((a, b) => a.after - b.after);
+    expect(first!.after).toBeLessThan(6_000);
+    expect(JSON.stringify(first!.reply.body)).toContain('another caller of its subscription waited');
+    expect(last!.after).toBeGreaterThan(9_000);
+  }, 30_000);
+
   it("starts subscription A's calls within a second while eight calls of B loop, handed out together wave after wave", async () => {
     const before = await publish(dataConnector('return { properties: [] };'));
     const trivials = await Promise.all(
