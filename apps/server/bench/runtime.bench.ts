@@ -8,7 +8,8 @@
  * - the server's RSS at 100 concurrent invocations (< 1 GiB);
  * - /api/ping p99 while four connectors loop until their deadline, against idle (≤ 2×);
  * - per-call time of `download` on the same bundle against the platform's public CLI (`@chili-publish/connector-cli
- *   stress`), which runs it without limits.
+ *   stress`), which runs it without limits;
+ * - and, first, the machine's own speed: a bare Node HTTP round trip on loopback, no target.
  * BENCH_SECONDS (default 5) sets each timed phase. Writes bench/results/runtime.json.
  */
 import { execFileSync } from 'node:child_process';
@@ -312,7 +313,36 @@ const againstPublicCli = async (): Promise<Figure> => {
   }
 };
 
-const figures: Figure[] = [];
+/**
+ * The machine itself: a bare Node HTTP server and `fetch` on loopback, nothing of the platform. The absolute targets
+ * above (2 ms, 25 ms, 500 calls/s) do not scale with the machine, while every figure of a run does: this one says
+ * how fast the machine of the run was, so that two runs' figures can be read side by side.
+ */
+const machineAnchor = (): Figure => {
+  // In a process of its own: in this one, the platform's modules and the runs before it would weigh on it.
+  const script = `
+    const server = require('node:http').createServer((req, res) => res.end('ok'));
+    server.listen(0, '127.0.0.1', async () => {
+      const url = 'http://127.0.0.1:' + server.address().port + '/';
+      const times = [];
+      for (let i = 0; i < 3000; i++) {
+        const begin = performance.now();
+        await (await fetch(url)).text();
+        if (i >= 500) times.push(performance.now() - begin);
+      }
+      times.sort((a, b) => a - b);
+      console.log(times[Math.floor(times.length / 2)]);
+      server.close();
+    });`;
+  const p50 = Number(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim());
+  return {
+    label: 'this machine: a bare Node HTTP round trip on loopback (fetch, keep-alive), p50',
+    value: round(p50),
+    unit: 'ms',
+  };
+};
+
+const figures: Figure[] = [machineAnchor()];
 for (const backend of await testBackends()) figures.push(...(await benchBackend(backend)));
 figures.push(await againstPublicCli());
 for (const figure of figures) console.info(JSON.stringify(figure));
