@@ -66,7 +66,10 @@ const answer =
         );
       }
       case 'detail':
-        return { json: { ...file(first, first), width: 1, height: 1 } };
+        return {
+          json: { ...file(first, first), width: 1, height: 1 },
+          logError: `detail of ${first}: no size given, 1 × 1 assumed`,
+        };
       case 'download':
         if (first === 'f-page') return { bytes: HTML, contentType: 'text/html; charset=utf-8' };
         if (first === 'f-vector') return { bytes: SVG, contentType: 'image/svg+xml' };
@@ -255,6 +258,11 @@ describe.runIf(chromiumAvailable)('the console: Try it calls connectors as Studi
     const detail = panel.getByRole('region', { name: 'Detail of Sunrise' });
     await expect.poll(() => detail.locator('pre').innerText()).toContain('"width": 1');
     expect(args('detail')).toEqual([['f-sunrise', {}]]);
+    // What the connector said with logError during the call is listed under it, in the panel's log.
+    const said = panel.getByRole('region', { name: 'Fetch log' }).locator('tr[data-log] td.log');
+    await expect
+      .poll(() => said.allInnerTexts())
+      .toEqual(['logError: detail of f-sunrise: no size given, 1 × 1 assumed']);
     await detail.getByLabel('Preview type').selectOption('fullres');
     await detail.getByLabel('Intent').selectOption('print');
     await detail.getByRole('button', { name: 'Download' }).click();

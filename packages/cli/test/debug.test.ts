@@ -204,6 +204,40 @@ describe.runIf(chromiumAvailable)('connector-cli debug in Chromium', () => {
     }
   });
 
+  test("what the connector says with runtime.logError is listed under the call's fetches, for that call alone", async () => {
+    const dir = join(tempDir('debug-log-'), 'project');
+    expect((await runCli(['new', '--name', 'Says things', '-o', dir])).code).toBe(0);
+    writeFileSync(
+      join(dir, 'connector.ts'),
+      `export default class Says {
+  constructor(private runtime: any) {}
+  async query() {
+    this.runtime.logError('query: the listing came back empty');
+    return { pageSize: 0, data: [], links: { nextPage: '' } };
+  }
+  async detail(id: string) { throw new ConnectorHttpError(404, 'no media ' + id); }
+  async download() { throw new ConnectorHttpError(404, 'none'); }
+  getConfigurationOptions() { return []; }
+  getCapabilities() { return { query: true, detail: true, filtering: false, metadata: false }; }
+}
+`,
+    );
+    const debug = await startDebug([dir]);
+    const page = await browser.newPage();
+    try {
+      await page.goto(debug.url);
+      await expect.poll(() => page.getByRole('status').innerText()).toContain('Ready');
+      await run(page, 'query: browse the root');
+      const said = page.getByRole('region', { name: 'logError' });
+      expect(await said.innerText()).toBe('logError (1)\nquery: the listing came back empty');
+      await run(page, 'detail');
+      expect(await said.innerText()).toBe('');
+    } finally {
+      await page.close();
+      expect(await debug.stop()).toBe(0);
+    }
+  });
+
   test('a data connector through the local relay: the page of rows as a table, the fetch in the list', async () => {
     const api = await startApi();
     const dir = join(tempDir('debug-data-'), 'stand-in-data');

@@ -172,6 +172,51 @@ describe('build, info, stress and demo on a fresh `connector-cli new` project', 
     },
   );
 
+  test("prints the connector's runtime.logError messages on stderr: info and test as they come, stress the first 20 and a count", async () => {
+    const dir = await fresh('media');
+    writeFileSync(
+      join(dir, 'connector.ts'),
+      `export default class Says {
+  constructor(private runtime: any) {}
+  async query() {
+    this.runtime.logError('query: the listing came back empty');
+    return { pageSize: 0, data: [], links: { nextPage: '' } };
+  }
+  async detail() { return {}; }
+  async download() {
+    this.runtime.logError('download: no rendition, sent the original');
+    return (await this.runtime.fetch('data:image/gif;base64,R0lGODlhAQABAAAAACw=', { method: 'GET' })).arrayBuffer;
+  }
+  getConfigurationOptions() { return []; }
+  getCapabilities() {
+    this.runtime.logError('capabilities: asked');
+    return { query: true, detail: true, filtering: false, metadata: false };
+  }
+}
+`,
+    );
+    const info = await runCli(['info', dir]);
+    expect(info.code).toBe(0);
+    expect(info.stderr).toBe('logError: capabilities: asked\n');
+    expect(JSON.parse(info.stdout).capabilities).toMatchObject({ query: true });
+
+    expect((await runCli(['demo', dir])).code).toBe(0);
+    const tested = await runCli(['test', dir, '-t', join(dir, 'tests.generated.json')]);
+    expect(tested).toMatchObject({
+      code: 0,
+      stderr: 'logError: query: the listing came back empty\n1 of 1 tests passed\n',
+    });
+    expect(tested.stdout.trim().split('\n')).toHaveLength(1);
+
+    const stress = await runCli(['stress', dir, '-i', '30']);
+    expect(stress.code).toBe(0);
+    const lines = stress.stderr.trim().split('\n');
+    // 31 calls (one before the 30 measured): 20 lines, then the count of the 11 others.
+    expect(lines).toHaveLength(21);
+    expect(lines[0]).toBe('logError: download: no rendition, sent the original');
+    expect(lines[20]).toBe('logError: 11 more messages not shown');
+  });
+
   test('demo stubs every fetch ({} with 200, nothing sent) and writes the file even when the query fails on the stubs', async () => {
     let received = 0;
     const upstream = (await import('node:http')).createServer((_req, res) => {

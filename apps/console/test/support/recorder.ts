@@ -10,7 +10,7 @@ export type Received = { prefix: string; method: string; args: unknown[] };
 
 /** What the upstream answers a call: JSON, bytes of a content type, or a failure the connector throws on. */
 export type Answer =
-  | { json: unknown }
+  | { json: unknown; logError?: string }
   | { bytes: Uint8Array | string; contentType: string }
   | { status: number; message: string };
 
@@ -31,7 +31,15 @@ export default class Recorder {
     if (!response.ok) throw new ConnectorHttpError(response.status, response.text);
     return response;
   }
-  async json(method, args) { return JSON.parse((await this.send(method, args)).text); }
+  async json(method, args) {
+    const answer = JSON.parse((await this.send(method, args)).text);
+    // What the upstream wants said: the connector says it with logError, as a real one reports what it worked around.
+    if (answer && answer.logErrorSaid !== undefined) {
+      this.runtime.logError(answer.logErrorSaid);
+      return answer.value;
+    }
+    return answer;
+  }
   query(options, context) { return this.json('query', [options, context]); }
   detail(id, context) { return this.json('detail', [id, context]); }
   async download(id, previewType, intent, context) {
@@ -56,7 +64,13 @@ const body = (req: IncomingMessage) =>
 
 const respond = (res: ServerResponse, answer: Answer) => {
   if ('json' in answer)
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer.json));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(
+        JSON.stringify(
+          answer.logError === undefined ? answer.json : { logErrorSaid: answer.logError, value: answer.json },
+        ),
+      );
   else if ('bytes' in answer) res.writeHead(200, { 'content-type': answer.contentType }).end(answer.bytes);
   else res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.message);
 };

@@ -4,6 +4,7 @@ import type { HostFetchRequest } from '@platform/runtime';
 import type { Command } from 'commander';
 import type { Context } from '../context.ts';
 import { compileLocal, readLocalProject } from '../local/local-project.ts';
+import { logErrorLines } from '../local/log-errors.ts';
 import { callLocal, loadLocal } from '../local/sandbox.ts';
 import { cannedResponse } from '../local/stub-fetch.ts';
 import type { FetchAssert, TestFile } from '../local/test-file.ts';
@@ -32,7 +33,10 @@ export const demoTests = async (ctx: Context, dir: string | undefined, options: 
     else fetches.push(assert);
     return cannedResponse(request.url, assert.response);
   };
-  const sandbox = await loadLocal(await compileLocal(local), local.options, record);
+  const logs = logErrorLines(ctx.out);
+  const sandbox = await loadLocal(await compileLocal(local), local.options, record, {
+    onLogError: logs.onLogError,
+  });
   const data = local.type === 'data';
   const method = data ? 'getPage' : 'query';
   const args = data
@@ -55,6 +59,7 @@ export const demoTests = async (ctx: Context, dir: string | undefined, options: 
     failed = error instanceof Error ? error.message : String(error);
   } finally {
     sandbox.dispose();
+    logs.done();
   }
   const file: TestFile = {
     setup: { runtime_options: local.options },

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../context.ts';
 import { compileLocal, readLocalProject } from '../local/local-project.ts';
+import { logErrorLines } from '../local/log-errors.ts';
 import { relayFetch } from '../local/relay-fetch.ts';
 import { callLocal, jsonOf, loadLocal } from '../local/sandbox.ts';
 import type { RunAction } from './action.ts';
@@ -10,7 +11,10 @@ import type { RunAction } from './action.ts';
 /** `info [project] [-o file]`: what the connector says about itself, run in the platform's runtime, and its package.json. */
 export const projectInfo = async (ctx: Context, dir: string | undefined, options: { out?: string }) => {
   const local = await readLocalProject(dir);
-  const sandbox = await loadLocal(await compileLocal(local), local.options, relayFetch);
+  const logs = logErrorLines(ctx.out);
+  const sandbox = await loadLocal(await compileLocal(local), local.options, relayFetch, {
+    onLogError: logs.onLogError,
+  });
   try {
     const capabilities = jsonOf(await callLocal(sandbox, 'getCapabilities', []));
     const configurationOptions = jsonOf(await callLocal(sandbox, 'getConfigurationOptions', []));
@@ -36,6 +40,7 @@ export const projectInfo = async (ctx: Context, dir: string | undefined, options
     ctx.out.result(`Written to ${options.out}`, { out: options.out, info });
   } finally {
     sandbox.dispose();
+    logs.done();
   }
 };
 

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.ts';
 import { UsageError } from '../errors.ts';
 import { compileLocal, readLocalProject } from '../local/local-project.ts';
+import { logErrorLines } from '../local/log-errors.ts';
 import { relayFetch } from '../local/relay-fetch.ts';
 import { callLocal, loadLocal } from '../local/sandbox.ts';
 import type { RunAction } from './action.ts';
@@ -23,7 +24,10 @@ export const stressProject = async (ctx: Context, dir: string | undefined, optio
     );
   }
   const local = await readLocalProject(dir);
-  const sandbox = await loadLocal(await compileLocal(local), local.options, relayFetch);
+  const logs = logErrorLines(ctx.out);
+  const sandbox = await loadLocal(await compileLocal(local), local.options, relayFetch, {
+    onLogError: logs.onLogError,
+  });
   const id = options.id ?? 'id';
   try {
     // One call before measuring: the first builds the instance and warms the engine.
@@ -55,6 +59,7 @@ export const stressProject = async (ctx: Context, dir: string | undefined, optio
     );
   } finally {
     sandbox.dispose();
+    logs.done();
   }
 };
 

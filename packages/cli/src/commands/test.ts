@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../context.ts';
 import { CliError, UsageError } from '../errors.ts';
 import { compileLocal, readLocalProject } from '../local/local-project.ts';
+import { logErrorLines } from '../local/log-errors.ts';
 import { runTests } from '../local/run-tests.ts';
 import { readTestFile } from '../local/test-file.ts';
 import type { RunAction } from './action.ts';
@@ -21,7 +22,15 @@ export const testProject = async (ctx: Context, dir: string | undefined, options
   const local = await readLocalProject(dir);
   const testFile = resolve(options.testFile);
   const file = await readTestFile(testFile);
-  const outcomes = await runTests(await compileLocal(local), local.options, file, dirname(testFile));
+  const logs = logErrorLines(ctx.out);
+  const outcomes = await runTests(
+    await compileLocal(local),
+    local.options,
+    file,
+    dirname(testFile),
+    logs.onLogError,
+  );
+  logs.done();
   // With --json every outcome is in the result: stderr keeps only the failure's one line.
   if (!ctx.out.json) {
     for (const outcome of outcomes) {

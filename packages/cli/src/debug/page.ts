@@ -141,6 +141,8 @@ const main = async () => {
   const project = (await (await fetch('/project.json')).json()) as Project;
   const script = await (await fetch('/connector.js')).text();
   const log: FetchRecord[] = [];
+  /** What the connector said with `runtime.logError` during the last call. */
+  const said: string[] = [];
   const calls = project.type === 'data' ? dataCalls : mediaCalls;
   const app = document.getElementById('app')!;
   document.head.append(h('style', {}, style));
@@ -172,6 +174,7 @@ const main = async () => {
   const status = h('p', { id: 'status', role: 'status', class: 'muted' });
   const result = h('section', { id: 'result', 'aria-label': 'Result' });
   const fetches = h('section', { id: 'fetches', 'aria-label': 'Fetches' });
+  const messages = h('section', { id: 'messages', 'aria-label': 'logError' });
   const form = h(
     'form',
     {},
@@ -195,6 +198,7 @@ const main = async () => {
     status,
     result,
     fetches,
+    messages,
   );
 
   let sandbox: ConnectorSandbox | undefined;
@@ -208,6 +212,7 @@ const main = async () => {
       platform: 'web',
       fetch: relay,
       onFetch: (record) => log.push(record),
+      onLogError: (message) => said.push(message),
     });
     sandboxOptions = optionsText;
     return sandbox;
@@ -294,6 +299,7 @@ const main = async () => {
     void (async () => {
       const name = chosen().method;
       log.length = 0;
+      said.length = 0;
       result.replaceChildren();
       status.textContent = `Running ${name}…`;
       run.disabled = true;
@@ -321,6 +327,11 @@ const main = async () => {
       } finally {
         run.disabled = false;
         showFetches();
+        messages.replaceChildren(
+          ...(said.length === 0
+            ? []
+            : [h('h2', {}, `logError (${said.length})`), h('ul', {}, ...said.map((m) => h('li', {}, m)))]),
+        );
       }
     })();
   });

@@ -30,10 +30,14 @@ export const runTests = async (
   options: Record<string, unknown>,
   file: TestFile,
   testFileDir: string,
+  onLogError?: (message: string) => void,
 ): Promise<TestOutcome[]> => {
   let current: HostFetch = relayFetch;
-  const sandbox = await loadLocal(script, { ...options, ...file.setup.runtime_options }, (request, signal) =>
-    current(request, signal),
+  const sandbox = await loadLocal(
+    script,
+    { ...options, ...file.setup.runtime_options },
+    (request, signal) => current(request, signal),
+    { onLogError },
   );
   const outcomes: TestOutcome[] = [];
   try {

@@ -1,6 +1,6 @@
 import type { CallRecord } from './use-sandbox.ts';
 
-/** Every call of this panel, newest first, with each fetch it made through the proxy. */
+/** Every call of this panel, newest first, with each fetch it made through the proxy and what it said with logError. */
 export const FetchLog = ({ calls }: { calls: CallRecord[] }) => (
   <section aria-label="Fetch log" className="try-log">
     <h5>Calls and fetches</h5>
@@ -36,6 +36,15 @@ export const FetchLog = ({ calls }: { calls: CallRecord[] }) => (
                 <td>{f.error ? `error: ${f.error}` : (f.status ?? '')}</td>
                 <td>{f.bytes}</td>
                 <td>{Math.round(f.durationMs)}</td>
+              </tr>
+            )),
+            ...call.logs.map((message, j) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: messages of one call never reorder.
+              <tr key={`log-${call.id}-${j}`} data-log>
+                <td />
+                <td className="log" colSpan={4}>
+                  logError: {message}
+                </td>
               </tr>
             )),
           ])}

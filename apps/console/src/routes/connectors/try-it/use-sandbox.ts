@@ -14,13 +14,15 @@ export type Call = (method: ConnectorMethod, args: unknown[]) => Promise<Invocat
 
 export type Source = { script: string; options: Record<string, unknown>; version: string };
 
-/** One call as the panel lists it: the method, how it ended, and the fetches made inside it. */
+/** One call as the panel lists it: the method, how it ended, the fetches made inside it and what it said. */
 export type CallRecord = {
   id: number;
   method: ConnectorMethod;
   ms: number;
   error?: string;
   fetches: FetchRecord[];
+  /** The connector's `runtime.logError` messages during the call. */
+  logs: string[];
 };
 
 /**
@@ -30,6 +32,7 @@ export type CallRecord = {
 export const useSandbox = (environment: string, connectorId: string, source: Source | undefined) => {
   const sandbox = useRef<Promise<ConnectorSandbox> | undefined>(undefined);
   const fetches = useRef<FetchRecord[]>([]);
+  const logs = useRef<string[]>([]);
   const [calls, setCalls] = useState<CallRecord[]>([]);
 
   useEffect(() => {
@@ -40,6 +43,7 @@ export const useSandbox = (environment: string, connectorId: string, source: Sou
       platform: 'web',
       fetch: proxyFetch(environment, connectorId),
       onFetch: (record) => fetches.current.push(record),
+      onLogError: (message) => logs.current.push(message),
     });
     sandbox.current = loading;
     loading.catch(() => undefined);
@@ -56,12 +60,14 @@ export const useSandbox = (environment: string, connectorId: string, source: Sou
     const run = async () => {
       const started = performance.now();
       fetches.current = [];
+      logs.current = [];
       const record = (error?: string) => {
         const entry: CallRecord = {
           id: ++counter.current,
           method,
           ms: Math.round(performance.now() - started),
           fetches: fetches.current,
+          logs: logs.current,
         };
         if (error !== undefined) entry.error = error;
         setCalls((all) => [entry, ...all].slice(0, 50));
