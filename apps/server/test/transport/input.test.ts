@@ -149,6 +149,32 @@ describe.each(backends)('transport input on $name', (backend) => {
     }
   });
 
+  it("takes through tRPC the bodies its REST twin takes: a 3 MiB template by templates.create, 413 only past the template's limit", async () => {
+    const token = await s.tp.token(USERS.owner, ['platform:read', 'platform:write']);
+    const create = (content: unknown, batch = false) =>
+      sendRaw(s.tp.url, {
+        method: 'POST',
+        path: batch ? '/trpc/templates.create,tags.create?batch=1' : '/trpc/templates.create',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(
+          batch
+            ? {
+                0: { environment: 'acme-prod', body: { name: 'Large, batched', content } },
+                1: { environment: 'acme-prod', body: { name: 'beside-a-large-template' } },
+              }
+            : { environment: 'acme-prod', body: { name: 'Large by tRPC', content } },
+        ),
+      });
+    // Three MiB of text in a few values: over the 1 MiB of an operation without a limit of its own, under 5 MiB.
+    const large = { pages: Array.from({ length: 3 }, (_, i) => ({ id: i, text: 'x'.repeat(MiB) })) };
+    const reply = await create(large);
+    expect(reply?.status, reply?.body.toString().slice(0, 300)).toBe(200);
+    const batched = await create(large, true);
+    expect(batched?.status, batched?.body.toString().slice(0, 300)).toBe(200);
+    const over = await create({ text: 'x'.repeat(6 * MiB) });
+    expect(over?.status).toBe(413);
+  });
+
   it('counts the limit after decoding: a compressed bomb is 413, never held in memory', async () => {
     // JSON whitespace: valid as far as it goes, so only the limit stops it.
     const bomb = gzipSync(Buffer.alloc(128 * MiB, 0x20), { level: 9 });

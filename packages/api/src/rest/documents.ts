@@ -72,6 +72,7 @@ export const mountDocuments = (
     admitTrpc(options.operations, DEFAULT_BODY_LIMIT, options.deps.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS),
     createExpressMiddleware({
       router,
+      // Never reached: admitTrpc reads every body first, under the limits of the procedures it names.
       maxBodySize: DEFAULT_BODY_LIMIT,
       // A procedure's unexpected failure is logged with its cause (what the service threw), as REST logs it.
       onError: ({ error, ctx }) => {

@@ -11,8 +11,9 @@ import { trpcProcedures } from './batch.ts';
 /**
  * Runs before tRPC's own handler, in the order of docs/errors.md: the token and role of every procedure a
  * mutation names are judged from the headers first. When one would be refused, the body is never read (each
- * call then answers its 401 or 403 and the connection closes); otherwise the body is read here under `limit`,
- * with the same decoding and incremental parsing as REST, and handed to tRPC already parsed.
+ * call then answers its 401 or 403 and the connection closes); otherwise the body is read here under the limits of
+ * the procedures it names (each operation's own, as REST reads its body; `limit` for one without; a batch the sum
+ * of its calls'), with the same decoding and incremental parsing as REST, and handed to tRPC already parsed.
  */
 export const admitTrpc = (
   operations: readonly (AnyOperation & { id: string })[],
@@ -68,7 +69,19 @@ export const admitTrpc = (
       );
       return;
     }
-    const body = await readJsonBody(req, { ...bodyReading(undefined, locals, idleMs), limit });
+    const reading = bodyReading(undefined, locals, idleMs);
+    const named = trpcProcedures(req.path).map((id) => byId.get(id));
+    const body = await readJsonBody(req, {
+      ...reading,
+      limit: named.reduce((sum, operation) => sum + (operation?.bodyLimit ?? limit), 0),
+      json: {
+        ...reading.json,
+        maxValues: named.reduce(
+          (sum, operation) => sum + (operation?.bodyValueLimit ?? reading.json.maxValues),
+          0,
+        ),
+      },
+    });
     req.body = body.present ? body.value : {};
     locals.bodyTextChecked = body.present && !body.mayHoldMalformedText;
     if (!body.present) {
