@@ -412,6 +412,27 @@ describe.each(await testBackends())('connector sessions through the composed ser
     expect(last!.after).toBeGreaterThan(9_000);
   }, 30_000);
 
+  it("starts a caller's call within a second while a colleague's loop holds its subscription's one thread and another tenant loops too", async () => {
+    const before = await publish(dataConnector('return { properties: [] };'));
+    const trivial = await publish(dataConnector('return { properties: [] };'));
+    const aloneStarted = performance.now();
+    expectStatus(await run(before, 'data/model', {}, serverCaller), 200);
+    const alone = performance.now() - aloneStarted;
+    // Two subscriptions hold threads: each may keep one. Globex loops once; a member of Acme loops twice.
+    const theirLoop = await publish(dataConnector('for (;;) {}'), 'data', globexConnectors, USERS.outsider);
+    const loop = await publish(dataConnector('for (;;) {}'));
+    const loops = [
+      run(theirLoop, 'data/model', {}, globexCaller, globexConnectors),
+      ...[1, 2].map(() => run(loop, 'data/model', { usage: 'browser' }, otherBrowserCaller)),
+    ];
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const started = performance.now();
+    expectStatus(await run(trivial, 'data/model', {}, serverCaller), 200);
+    const waited = performance.now() - started;
+    expect(waited - alone, `alone ${alone} ms, beside the loops ${waited} ms`).toBeLessThan(1_000);
+    for (const looped of await Promise.all(loops)) expectStatus(looped, 504);
+  }, 30_000);
+
   it("starts subscription A's calls within a second while eight calls of B loop, handed out together wave after wave", async () => {
     const before = await publish(dataConnector('return { properties: [] };'));
     const trivials = await Promise.all(
