@@ -258,6 +258,7 @@ export const startPlatform = async (
     cleanups.unshift(() => proxy.close());
     const connectorActivity = createConnectorActivityLog(database.db, {
       onError: (error) => log.error({ err: error }, 'connector activity could not be written'),
+      reclaimSpace: database.kind === 'pglite',
     });
     // Runs after the runtime's close below (cleanups run first to last): no invocation records after this flush.
     cleanups.unshift(() => connectorActivity.flush());

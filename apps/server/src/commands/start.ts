@@ -3,6 +3,7 @@ import { DEMO_OWNER_ID } from '@platform/store';
 import type { WorkerReady } from '../cluster.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { acquireDataDirLock } from '../data-dir-lock.ts';
+import { setHeapGrowth } from '../heap-growth.ts';
 import { createLogger } from '../logger.ts';
 import { type Platform, startPlatform } from '../platform.ts';
 import { removeServerFile, writeServerFile } from '../server-file.ts';
@@ -11,6 +12,7 @@ import { removeServerFile, writeServerFile } from '../server-file.ts';
 export const start = async (): Promise<void> => {
   // Since the process started: Node itself and loading the program's modules.
   const modules = Math.round(performance.now());
+  setHeapGrowth();
   const config: Config = loadConfig();
   const log = createLogger(config.logLevel);
   if (config.workers > 1 && cluster.isPrimary) {

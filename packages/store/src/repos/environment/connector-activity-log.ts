@@ -4,6 +4,7 @@ import {
   type ActivityEntry,
   insertConnectorActivity,
   pruneConnectorActivity,
+  reclaimConnectorActivity,
 } from './connector-activity.ts';
 
 /**
@@ -34,6 +35,11 @@ export type ConnectorActivityLogOptions = {
   delayMs?: number;
   /** Entries waiting beyond this (a database that does not keep up) drop the oldest first. */
   maxPending?: number;
+  /**
+   * Vacuums the table after each prune (`reclaimConnectorActivity`): on the embedded database, which has no
+   * autovacuum. PostgreSQL's own autovacuum does it there.
+   */
+  reclaimSpace?: boolean;
 };
 
 export const createConnectorActivityLog = (
@@ -58,11 +64,14 @@ export const createConnectorActivityLog = (
       newest.set(entry.connectorId, entry.at);
       sincePrune.set(entry.connectorId, (sincePrune.get(entry.connectorId) ?? PRUNE_EVERY) + 1);
     }
+    let pruned = false;
     for (const [connectorId, at] of newest) {
       if ((sincePrune.get(connectorId) ?? 0) <= PRUNE_EVERY) continue;
       sincePrune.set(connectorId, 0);
       await pruneConnectorActivity(db, connectorId, at);
+      pruned = true;
     }
+    if (pruned && options.reclaimSpace) await reclaimConnectorActivity(db);
   };
 
   const flush = (): Promise<void> => {
