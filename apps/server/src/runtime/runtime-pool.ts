@@ -341,11 +341,10 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   };
 
   /**
-   * A caller waits because its subscription's loops hold the subscription's share of threads: when another caller of
-   * the subscription holds more of them than the waiting caller does, the run held longest of the one holding most is
-   * ended (its call answers TIME_LIMIT, runtime-worker.ts), and the waiting call starts on its thread within a second.
-   * A share of one thread is not split: a colleague's one loop does not keep it. A caller's further calls behind its
-   * own loops wait for them, as in a browser.
+   * A caller waits because its subscription's loops hold the subscription's share of threads: when one other caller
+   * of the subscription holds more than an even part of that share, and the waiting caller less, the run held longest
+   * of the one holding most is ended (its call answers TIME_LIMIT, runtime-worker.ts), and the waiting call starts on
+   * its thread within a second. A caller's further calls behind its own loops wait for them, as in a browser.
    */
   const makeRoomWithin = (invocation: Invocation, now: number): void => {
     const { subscription, caller } = tenancyOf(invocation);
@@ -361,14 +360,16 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       const [owner] = owners;
       // A thread held in part by another subscription, or by several callers, is not one caller's to give up.
       if (owners.size !== 1 || !owner) continue;
-      const theirs = heldByCaller.get(owner) ?? [];
-      theirs.push(slot);
-      heldByCaller.set(owner, theirs);
+      heldByCaller.set(owner, [...(heldByCaller.get(owner) ?? []), slot]);
     }
+    const part = Math.max(
+      1,
+      Math.floor(threadShare(subscription, now) / (heldByCaller.size + (heldByCaller.has(caller) ? 0 : 1))),
+    );
+    if ((heldByCaller.get(caller)?.length ?? 0) >= part) return;
     let most: Slot[] = [];
-    for (const [owner, theirs] of heldByCaller)
-      if (owner !== caller && theirs.length > most.length) most = theirs;
-    if (most.length <= (heldByCaller.get(caller)?.length ?? 0)) return;
+    for (const [owner, held] of heldByCaller) if (owner !== caller && held.length > most.length) most = held;
+    if (most.length <= part) return;
     const longest = most.reduce((a, b) =>
       (a.runSince() ?? Number.POSITIVE_INFINITY) <= (b.runSince() ?? Number.POSITIVE_INFINITY) ? a : b,
     );
