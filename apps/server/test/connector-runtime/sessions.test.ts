@@ -451,7 +451,7 @@ describe.each(await testBackends())('connector sessions through the composed ser
       await new Promise((resolve) => setTimeout(resolve, 300));
     }
     await Promise.all(loopers);
-    // A caller takes a colleague's thread at most once: before its own loop is known as one.
+    // A colleague's share is not split below one thread: callers holding one loop each do not end each other's runs.
     expect(endedForOthers).toBeLessThanOrEqual(callers.length);
     expect(
       Math.max(...waits) - alone,
