@@ -188,31 +188,36 @@ describe.each(backends)('the connector activity log on $name', (backend) => {
     expect(await stored(id)).toBe(ACTIVITY_MAX_ENTRIES);
   });
 
-  it('gives the space of pruned entries back when asked to (the embedded database has no autovacuum)', async () => {
-    const tableSize = async () =>
-      Number(
-        (
-          await queryRows<{ size: string }>(
-            database.db,
-            sql`select pg_total_relation_size('connector_activity')::text as size`,
-          )
-        )[0]!.size,
-      );
-    const log = createConnectorActivityLog(database.db, {
-      onError: () => undefined,
-      delayMs: 60_000,
-      reclaimSpace: true,
-    });
-    const id = await publish();
-    const write = async (entries: number) => {
-      for (let i = 0; i < entries; i++) log.record(entry(id, new Date()));
-      await log.flush();
-    };
-    await write(2 * ACTIVITY_MAX_ENTRIES);
-    const settled = await tableSize();
-    // Without the vacuum the table held every entry's space: four thousand more made it 2.3 times as large, with it 1.3.
-    for (let round = 0; round < 8; round++) await write(ACTIVITY_MAX_ENTRIES / 2);
-    expect(await stored(id)).toBe(ACTIVITY_MAX_ENTRIES);
-    expect(await tableSize()).toBeLessThanOrEqual(settled * 1.5);
-  });
+  // Only where it is used: on PostgreSQL a VACUUM cannot free rows other sessions' snapshots (CI's other tests) may
+  // still see, and autovacuum does the job there.
+  it.runIf(backend.name === 'pglite')(
+    'gives the space of pruned entries back when asked to (the embedded database has no autovacuum)',
+    async () => {
+      const tableSize = async () =>
+        Number(
+          (
+            await queryRows<{ size: string }>(
+              database.db,
+              sql`select pg_total_relation_size('connector_activity')::text as size`,
+            )
+          )[0]!.size,
+        );
+      const log = createConnectorActivityLog(database.db, {
+        onError: () => undefined,
+        delayMs: 60_000,
+        reclaimSpace: true,
+      });
+      const id = await publish();
+      const write = async (entries: number) => {
+        for (let i = 0; i < entries; i++) log.record(entry(id, new Date()));
+        await log.flush();
+      };
+      await write(2 * ACTIVITY_MAX_ENTRIES);
+      const settled = await tableSize();
+      // Without the vacuum the table held every entry's space: four thousand more made it 2.3 times as large, with it 1.3.
+      for (let round = 0; round < 8; round++) await write(ACTIVITY_MAX_ENTRIES / 2);
+      expect(await stored(id)).toBe(ACTIVITY_MAX_ENTRIES);
+      expect(await tableSize()).toBeLessThanOrEqual(settled * 1.5);
+    },
+  );
 });
