@@ -125,6 +125,11 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   let lastHeld = Number.NEGATIVE_INFINITY;
   /** Publish checks: no tenant's, few, and never waiting behind the fair queue. */
   const checks: Job[] = [];
+  /**
+   * The worker each version just published was loaded on ahead of its first call (`prepare`): the version's first
+   * session starts there, in that instance, if the worker is free. A hint only, dropped once used.
+   */
+  const preparedOn = new Map<string, Slot>();
   const slots: Slot[] = [];
   const claimBuffer = new SharedArrayBuffer(CLAIM_CELLS * Int32Array.BYTES_PER_ELEMENT);
   const claims = new Int32Array(claimBuffer);
@@ -210,6 +215,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       finish(slot, id, failed({ code: 'CONNECTOR_ERROR', message: reason }));
     }
     sessions.forget(slot);
+    forgetPrepared(slot);
     void slot.port.terminate();
     // A worker of the pool's own, or the spare when it was the last extra one, is started again.
     if (!closed && (!slot.extra || !slots.some((other) => other.extra))) slots.push(spawn(slot.extra));
@@ -328,6 +334,8 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     }
     const session = job.invocation && sessions.get(sessionKeyOf(job));
     if (session && free.includes(session.worker)) return session.worker;
+    const ready = !session && job.message.type === 'invoke' ? preparedOn.get(job.message.key) : undefined;
+    if (ready && free.includes(ready)) return ready;
     // The pool's own workers first: an extra one (the spare included) runs only what they cannot take now, so no
     // more threads than cores less one run sandboxes while none is held.
     const least = (candidates: Slot[]) =>
@@ -443,8 +451,14 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       sessions.begin(entry, now);
       job.session = entry;
     }
+    if (job.message.type === 'invoke' && preparedOn.get(job.message.key) === slot)
+      preparedOn.delete(job.message.key);
     job.dispatchedAt = performance.now();
     slot.give(job, job.dispatchedAt);
+  };
+
+  const forgetPrepared = (slot: Slot): void => {
+    for (const [key, on] of preparedOn) if (on === slot) preparedOn.delete(key);
   };
 
   const pump = (): void => {
@@ -535,6 +549,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       for (const slot of idle.slice(spareBusy ? 0 : 1)) {
         slots.splice(slots.indexOf(slot), 1);
         sessions.forget(slot);
+        forgetPrepared(slot);
         void slot.port.terminate();
       }
     }
@@ -549,7 +564,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
         {
           type: 'invoke',
           id: sequence,
-          key: `${invocation.connectorId}@${invocation.version}`,
+          key: versionKeyOf(invocation),
           session: sessionOf(invocation),
           script: invocation.script,
           options: invocation.options,
@@ -571,6 +586,27 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
         throw new ServiceError('UNAVAILABLE', `The connector runtime failed: ${error.message}`);
       throw new RuntimeError(error.code, error.message);
     },
+    prepare(version) {
+      const now = performance.now();
+      // The least busy of the pool's own workers that no loop holds; none free, none loaded ahead.
+      const slot = slots
+        .filter((candidate) => !candidate.extra && !held(candidate, now))
+        .reduce<Slot | undefined>(
+          (best, candidate) =>
+            best === undefined || candidate.running.size < best.running.size ? candidate : best,
+          undefined,
+        );
+      if (closed || !slot) return;
+      const key = versionKeyOf(version);
+      slot.prepare({ type: 'prepare', key, script: version.script, options: version.options });
+      preparedOn.delete(key);
+      preparedOn.set(key, slot);
+      // As many as the workers keep (runtime-worker.ts PREPARED_MAX each), the oldest forgotten first.
+      for (const old of preparedOn.keys()) {
+        if (preparedOn.size <= PREPARED_HINTS) break;
+        preparedOn.delete(old);
+      }
+    },
     async close() {
       closed = true;
       clearInterval(watchdog);
@@ -580,6 +616,13 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     },
   };
 };
+
+/** Hints of `preparedOn` kept: a worker keeps 32 versions loaded ahead, and a pool has a few workers. */
+const PREPARED_HINTS = 256;
+
+/** A version's key in the workers: its scripts and the instances loaded ahead are kept under it. */
+const versionKeyOf = (version: { connectorId: string; version: string }): string =>
+  `${version.connectorId}@${version.version}`;
 
 /**
  * A session: the connector's id and version, the usage, and the caller (the token's issuer and subject). Nothing of

@@ -189,19 +189,66 @@ const fetchFor =
       send({ type: 'fetch', id, fetchId, request });
     });
 
+/**
+ * Instances of versions just published, loaded before any call (a `prepare`), by version: the first session of the
+ * version to start here takes its instance, so the first call after a publish compiles nothing. Such an instance has
+ * run the module's top level and its constructor with the published options, and no call: no caller's state is in it.
+ * Kept PREPARED_MS at most (a publisher tries a connector at once, or not soon), PREPARED_MAX at most, the oldest
+ * dropped first.
+ */
+type Prepared = { sandbox: Promise<ConnectorSandbox>; options: string; timer: NodeJS.Timeout };
+const prepared = new Map<string, Prepared>();
+const PREPARED_MS = 60_000;
+const PREPARED_MAX = 32;
+
+const dropPrepared = (key: string): void => {
+  const entry = prepared.get(key);
+  if (!entry) return;
+  prepared.delete(key);
+  clearTimeout(entry.timer);
+  entry.sandbox.then(
+    (sandbox) => sandbox.dispose(),
+    () => undefined,
+  );
+};
+
+const prepare = (message: Extract<ToWorker, { type: 'prepare' }>): void => {
+  if (prepared.has(message.key)) return;
+  scriptOf(message);
+  const sandbox = loadSandbox(message.script, message.options);
+  prepared.set(message.key, {
+    sandbox,
+    options: JSON.stringify(message.options),
+    timer: setTimeout(() => dropPrepared(message.key), PREPARED_MS).unref(),
+  });
+  for (const key of prepared.keys()) {
+    if (prepared.size <= PREPARED_MAX) break;
+    dropPrepared(key);
+  }
+  // A script that does not load is left to the first call to report.
+  sandbox.catch(() => dropPrepared(message.key));
+};
+
+/** The instance of `key` loaded ahead for these options, taken (it serves one session only). */
+const takePrepared = (
+  key: string,
+  options: Record<string, unknown>,
+): Promise<ConnectorSandbox> | undefined => {
+  const entry = prepared.get(key);
+  if (!entry || entry.options !== JSON.stringify(options)) return undefined;
+  prepared.delete(key);
+  clearTimeout(entry.timer);
+  return entry.sandbox;
+};
+
+const loadSandbox = (script: string, options: Record<string, unknown>): Promise<ConnectorSandbox> =>
+  loadConnector({ script, options, platform: 'server', fetch: noFetch, limits, onRun, whileRunning });
+
 const sessionFor = (message: Extract<ToWorker, { type: 'invoke' }>, script: string): Session => {
   const known = sessions.get(message.session);
   if (known && !known.ended) return known;
   const session: Session = {
-    sandbox: loadConnector({
-      script,
-      options: message.options,
-      platform: 'server',
-      fetch: noFetch,
-      limits,
-      onRun,
-      whileRunning,
-    }),
+    sandbox: takePrepared(message.key, message.options) ?? loadSandbox(script, message.options),
     running: 0,
     ended: false,
   };
@@ -226,7 +273,7 @@ const endSession = (key: string, session = sessions.get(key)): void => {
 };
 
 /** The invocation's script: the one it carries, else the one kept for its version. */
-const scriptOf = (message: Extract<ToWorker, { type: 'invoke' }>): string | undefined => {
+const scriptOf = (message: { key: string; script?: string | undefined }): string | undefined => {
   const script = message.script ?? scripts.get(message.key);
   if (script === undefined) return undefined;
   scripts.delete(message.key);
@@ -303,6 +350,8 @@ port.on('message', (message: ToWorker) => {
     else if (message.kept) release(message.kept.ref);
   } else if (message.type === 'end-session') {
     endSession(message.session);
+  } else if (message.type === 'prepare') {
+    prepare(message);
   } else if (message.type === 'invoke') {
     void invoke(message);
   } else if (begin(message.id)) {

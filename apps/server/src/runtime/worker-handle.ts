@@ -120,6 +120,12 @@ export class WorkerHandle<J extends { message: Posted }, P extends WorkerPort = 
     this.port.postMessage({ type: 'end-session', session });
   }
 
+  /** Has the worker load an instance of a version ahead of its first call; it keeps the script too. */
+  prepare(message: Extract<ToWorker, { type: 'prepare' }>): void {
+    this.#remember(message.key);
+    this.port.postMessage(message);
+  }
+
   #withdraw(id: number): boolean {
     return Atomics.compareExchange(this.#claims, claimCellOf(id), POSTED, WITHDRAWN) === POSTED;
   }
@@ -135,8 +141,12 @@ export class WorkerHandle<J extends { message: Posted }, P extends WorkerPort = 
       this.port.postMessage({ ...message, script: undefined });
       return;
     }
-    if (this.#scripts.size >= MAX_SCRIPTS_SENT) this.#scripts.clear();
-    this.#scripts.add(message.key);
+    this.#remember(message.key);
     this.port.postMessage(message);
+  }
+
+  #remember(key: string): void {
+    if (this.#scripts.size >= MAX_SCRIPTS_SENT) this.#scripts.clear();
+    this.#scripts.add(key);
   }
 }

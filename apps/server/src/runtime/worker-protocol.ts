@@ -49,7 +49,12 @@ export type ToWorker =
       error?: WireError;
     }
   /** The session ended (idle, least recently used, or moved to another worker): its instance goes once no call runs. */
-  | { type: 'end-session'; session: string };
+  | { type: 'end-session'; session: string }
+  /**
+   * A version just published: its instance is loaded now, ahead of any call, and kept for the first session of the
+   * version that starts on this worker (runtime-worker.ts `prepared`). Nothing to answer.
+   */
+  | { type: 'prepare'; key: string; script: string; options: Record<string, unknown> };
 
 /** A worker posts `FromWorker[]`: what one turn of its loop had to say. */
 export type FromWorker =

@@ -188,6 +188,49 @@ describe.each(await testBackends())('connector sessions through the composed ser
     expect(other.body).toMatchObject({ memo: null, polluted: null });
   });
 
+  it('serves the first call after a publish or republish from an instance loaded then, and every other caller from an instance of its own', async () => {
+    const script = (mark: string) => `
+const LOADED_AT = Date.now();
+export default class Loaded {
+  constructor(runtime) { this.runtime = runtime; this.calls = 0; }
+  async getModel() { this.calls += 1; return { properties: [], loadedAt: LOADED_AT, calls: this.calls, mark: '${mark}' }; }
+  async getPage() { return { data: [], continuationToken: null }; }
+}`;
+    const model = async (id: string, caller: { user: string; roles: string[] }) => {
+      const calledAt = Date.now();
+      const reply = await run(id, 'data/model', { usage: 'browser' }, caller);
+      expectStatus(reply, 200);
+      return { calledAt, ...(reply.body as { loadedAt: number; calls: number; mark: string }) };
+    };
+    const publishedAt = Date.now();
+    const id = await publish(script('first'));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Its instance was loaded at the publish, before the call was made: the call compiled nothing.
+    const first = await model(id, browserCaller);
+    expect(first.loadedAt).toBeGreaterThanOrEqual(publishedAt);
+    expect(first.loadedAt).toBeLessThan(first.calledAt);
+    expect(first.calls).toBe(1);
+    // That instance is the first caller's session now: another caller gets one of its own, loaded for its call.
+    const other = await model(id, otherBrowserCaller);
+    expect(other.loadedAt).toBeGreaterThanOrEqual(other.calledAt);
+    expect(other.calls).toBe(1);
+    expect((await model(id, browserCaller)).calls).toBe(2);
+    // A republish is a new version, loaded at once in the same way; the old version's sessions are not it.
+    const republishedAt = Date.now();
+    expectStatus(
+      await rest('PUT', `${connectorsPath}/${id}`, {
+        user: USERS.owner,
+        body: connectorBody({ script: script('second'), type: 'data', options: { base: standIn.url } }),
+      }),
+      200,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const next = await model(id, browserCaller);
+    expect(next).toMatchObject({ mark: 'second', calls: 1 });
+    expect(next.loadedAt).toBeGreaterThanOrEqual(republishedAt);
+    expect(next.loadedAt).toBeLessThan(next.calledAt);
+  });
+
   it("keeps what a query left in this for six downloads running at once (Keepeek's shape)", async () => {
     const id = await publish(keepeekConnector, 'media');
     expectStatus(await run(id, 'media/query', { query: { pageSize: 5 } }, serverCaller), 200);

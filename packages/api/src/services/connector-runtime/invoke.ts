@@ -6,6 +6,7 @@ import type { ServiceContext } from '../context.ts';
 import { readEnvironment } from '../environment-access.ts';
 import { cleanOutcome } from './clean-outcome.ts';
 import type { ConnectorRuntimePort } from './port.ts';
+import { runtimeVersionOf } from './prepare.ts';
 import { runError, runStatus } from './run-errors.ts';
 
 /**
@@ -87,7 +88,7 @@ export const invokeConnector = async (
     environmentId: environment.id,
     subscriptionId: String(environment.subscriptionId),
     connectorId: connector.id,
-    version: `${connector.version}@${connector.updatedAt.getTime()}`,
+    version: runtimeVersionOf(connector),
     script: connector.script,
     options: connector.options,
     caller: ctx.caller,

@@ -40,4 +40,12 @@ export type ConnectorRuntimePort = {
   invoke(invocation: Invocation): Promise<InvocationOutcome>;
   /** Publish and republish: the script loads as a module with a default class, or RuntimeError says why. */
   check(script: string): Promise<void>;
+  /**
+   * A version just published and enabled: its first instance may be loaded now, ahead of its first call. Best effort:
+   * nothing is answered, and a runtime may do nothing.
+   */
+  prepare?(version: PreparedVersion): void;
 };
+
+/** What an instance of a published version is loaded from: the fields of an Invocation that do not name a caller. */
+export type PreparedVersion = Pick<Invocation, 'connectorId' | 'version' | 'script' | 'options'>;

@@ -5,6 +5,7 @@ import { fieldChanges } from '../audit/changes.ts';
 import { connectorFields } from '../audit/connector-fields.ts';
 import { recordChange } from '../audit/record.ts';
 import { assertScriptRuns } from '../connector-runtime/check-script.ts';
+import { prepareFirstInstance } from '../connector-runtime/prepare.ts';
 import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
 import { withinEnvironmentCap } from '../quotas.ts';
@@ -34,5 +35,6 @@ export const publishConnector: Service<PublishConnectorInput, Connector> = async
     return inserted;
   });
   ctx.log.info({ environmentId: environment.guid, connectorId: row.id }, 'connector published');
+  prepareFirstInstance(ctx, row);
   return toConnector(row);
 };

@@ -4,6 +4,7 @@ import { fieldChanges } from '../audit/changes.ts';
 import { connectorFields } from '../audit/connector-fields.ts';
 import { audited } from '../audit/record.ts';
 import { assertScriptRuns } from '../connector-runtime/check-script.ts';
+import { prepareFirstInstance } from '../connector-runtime/prepare.ts';
 import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
 import { connectorNotFound, loadConnector } from './load.ts';
@@ -50,5 +51,6 @@ export const republishConnector: Service<RepublishConnectorInput, Connector> = a
   );
   ctx.log.info({ environmentId: environment.guid, connectorId: row.id }, 'connector republished');
   ctx.connectorChanged?.(current.id);
+  prepareFirstInstance(ctx, row);
   return toConnector(row);
 };
