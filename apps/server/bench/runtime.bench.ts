@@ -3,7 +3,8 @@
  * HTTP against a started server with a verified token, on the embedded PGlite and (with TEST_DATABASE_URL) PostgreSQL.
  * In one run, each figure beside its anchor:
  * - a warm `media/query` with one fetch against the same fetch through the proxy route (target: ≤ 2 ms p50 added);
- * - a cold invocation: the first call of a newly published connector with a 200 KB bundle (≤ 25 ms p50);
+ * - a cold invocation: the first call of a newly published connector with a 200 KB bundle (≤ 25 ms p50), and beside
+ *   it another caller's first call of the same connector (a new session, its instance compiled for it);
  * - invocations per second with a loopback upstream (≥ 500);
  * - the server's RSS at 100 concurrent invocations (< 1 GiB);
  * - /api/ping p99 while four connectors loop until their deadline, against idle (≤ 2×);
@@ -158,6 +159,17 @@ const benchBackend = async (backend: Awaited<ReturnType<typeof testBackends>>[nu
       if (reply.status !== 200) throw new Error(`cold detail: ${reply.status}`);
       coldTimes.push(performance.now() - begin);
     }
+    // Another caller's first call of the same connectors: a new session of a version loaded before, its instance
+    // compiled for it (the publish loads the version's first instance only). Beside the figure above: what that spares.
+    const newcomer = await tp.token(USERS.envAdmin, ['platform:read', 'connector:server']);
+    const newSessionTimes: number[] = [];
+    for (const freshId of fresh) {
+      const begin = performance.now();
+      const reply = await tp.call(`${connectors}/${freshId}/media/detail`, json(newcomer, { id: 'x' }));
+      await reply.arrayBuffer();
+      if (reply.status !== 200) throw new Error(`new session detail: ${reply.status}`);
+      newSessionTimes.push(performance.now() - begin);
+    }
 
     // Throughput: 32 invocations in flight, from a load generator in a worker thread (off the event loop the
     // server shares with this bench), as the user-path bench drives the proxy route.
@@ -223,6 +235,12 @@ const benchBackend = async (backend: Awaited<ReturnType<typeof testBackends>>[nu
         unit: 'ms',
         target: '≤ 25 ms',
         met: percentile(coldTimes, 0.5) <= 25,
+      },
+      {
+        label: `${name}: another caller's first call of those connectors, a new session whose instance is compiled for it, p50`,
+        value: round(percentile(newSessionTimes, 0.5)),
+        unit: 'ms',
+        anchor: { label: 'the first call after the publish, p50', value: round(percentile(coldTimes, 0.5)) },
       },
       {
         label: `${name}: media/query invocations with a loopback upstream, 32 in flight`,
