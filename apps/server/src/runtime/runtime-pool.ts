@@ -119,6 +119,11 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   const fair = new FairQueue<Job>({ running, waiting: options.queueLimit ?? running * 4 });
   const sessionOptions = options.sessions ?? { idleMs: 300_000, maxSessions: 1000 };
   const sessions = new SessionTable<Slot>(sessionOptions);
+  /**
+   * Instances loaded at a publish cost what a session does: each worker keeps at most an eighth of the sessions'
+   * bound of them, and never more than 32.
+   */
+  const preparedMax = Math.max(1, Math.min(32, Math.floor(sessionOptions.maxSessions / 8)));
   /** When each subscription last submitted a call (performance.now()): those of the last session idle time use the runtime. */
   const lastCall = new Map<string, number>();
   /** When a worker was last seen held (performance.now()). */
@@ -150,7 +155,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
 
   const spawn = (extra = false): Slot => {
     const sandboxRun = new SharedArrayBuffer(SANDBOX_RUN_CELLS * BigInt64Array.BYTES_PER_ELEMENT);
-    const worker = newWorker({ limits: options.limits, claims: claimBuffer, sandboxRun });
+    const worker = newWorker({ limits: options.limits, preparedMax, claims: claimBuffer, sandboxRun });
     const slot: Slot = new WorkerHandle(
       worker,
       claims,
@@ -601,7 +606,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       slot.prepare({ type: 'prepare', key, script: version.script, options: version.options });
       preparedOn.delete(key);
       preparedOn.set(key, slot);
-      // As many as the workers keep (runtime-worker.ts PREPARED_MAX each), the oldest forgotten first.
+      // More than the workers keep (`preparedMax` each), the oldest forgotten first.
       for (const old of preparedOn.keys()) {
         if (preparedOn.size <= PREPARED_HINTS) break;
         preparedOn.delete(old);
@@ -617,7 +622,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
   };
 };
 
-/** Hints of `preparedOn` kept: a worker keeps 32 versions loaded ahead, and a pool has a few workers. */
+/** Hints of `preparedOn` kept: a worker keeps 32 versions loaded ahead at most, and a pool has a few workers. */
 const PREPARED_HINTS = 256;
 
 /** A version's key in the workers: its scripts and the instances loaded ahead are kept under it. */

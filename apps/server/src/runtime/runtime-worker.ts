@@ -22,7 +22,7 @@ import { BEGUN, claimCellOf, LOG_MESSAGES_SENT, POSTED, RUN_SINCE, RUN_TO_END } 
 
 const port = parentPort;
 if (!port) throw new Error('runtime-worker runs as a worker thread');
-const { limits, claims: claimBuffer, sandboxRun } = workerData as WorkerData;
+const { limits, preparedMax, claims: claimBuffer, sandboxRun } = workerData as WorkerData;
 const claims = new Int32Array(claimBuffer);
 const runSince = new BigInt64Array(sandboxRun);
 /** When the sandbox running now began (performance.now()), or undefined. */
@@ -193,13 +193,12 @@ const fetchFor =
  * Instances of versions just published, loaded before any call (a `prepare`), by version: the first session of the
  * version to start here takes its instance, so the first call after a publish compiles nothing. Such an instance has
  * run the module's top level and its constructor with the published options, and no call: no caller's state is in it.
- * Kept PREPARED_MS at most (a publisher tries a connector at once, or not soon), PREPARED_MAX at most, the oldest
- * dropped first.
+ * Kept PREPARED_MS at most (a publisher tries a connector at once, or not soon), `preparedMax` at most (the pool's
+ * share of its sessions' bound), the oldest dropped first.
  */
 type Prepared = { sandbox: Promise<ConnectorSandbox>; options: string; timer: NodeJS.Timeout };
 const prepared = new Map<string, Prepared>();
 const PREPARED_MS = 60_000;
-const PREPARED_MAX = 32;
 
 const dropPrepared = (key: string): void => {
   const entry = prepared.get(key);
@@ -222,7 +221,7 @@ const prepare = (message: Extract<ToWorker, { type: 'prepare' }>): void => {
     timer: setTimeout(() => dropPrepared(message.key), PREPARED_MS).unref(),
   });
   for (const key of prepared.keys()) {
-    if (prepared.size <= PREPARED_MAX) break;
+    if (prepared.size <= preparedMax) break;
     dropPrepared(key);
   }
   // A script that does not load is left to the first call to report.

@@ -90,6 +90,8 @@ export const claimCellOf = (id: number): number => id % CLAIM_CELLS;
 
 export type WorkerData = {
   limits: RuntimeLimits;
+  /** Instances of versions just published the worker keeps loaded at most (runtime-worker.ts `prepared`). */
+  preparedMax: number;
   /**
    * Int32Array over a SharedArrayBuffer of CLAIM_CELLS: a worker begins a job only by moving its cell from POSTED to
    * BEGUN, and the pool takes back a job stranded behind a sandbox that holds its worker only by moving it from POSTED

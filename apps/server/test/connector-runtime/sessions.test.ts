@@ -531,3 +531,53 @@ export default class Loaded {
     await Promise.all(waves);
   }, 60_000);
 });
+
+describe.each(await testBackends())(
+  'instances loaded at publish on $name, within the sessions bound',
+  (backend) => {
+    let tp: TestPlatform;
+    const { rest } = platformClient(() => tp);
+    const caller = { user: USERS.contentUser, roles: ['platform:read'] };
+    beforeAll(async () => {
+      // Sixteen sessions at most: a worker keeps two instances loaded at publish (an eighth).
+      tp = await startTestPlatform(backend, { RUNTIME_MAX_SESSIONS: '16' });
+      await importDataFile(tp.database, fixture(new Date()));
+    });
+    afterAll(async () => {
+      await tp?.close();
+    });
+
+    it('keeps the newest versions published loaded, as many as an eighth of the sessions bound, and loads the older ones at their first call', async () => {
+      const script = `
+const LOADED_AT = Date.now();
+export default class Loaded {
+  constructor(runtime) { this.runtime = runtime; }
+  async getModel() { return { properties: [], loadedAt: LOADED_AT }; }
+  async getPage() { return { data: [], continuationToken: null }; }
+}`;
+      const ids: string[] = [];
+      for (let n = 0; n < 3; n++) {
+        const reply = await rest<{ id: string }>('POST', connectorsPath, {
+          user: USERS.owner,
+          body: connectorBody({ script, type: 'data' }),
+        });
+        expectStatus(reply, 201);
+        ids.push(reply.body.id);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const loadedAt = async (id: string) => {
+        const calledAt = Date.now();
+        const reply = await rest<{ loadedAt: number }>('POST', `${connectorsPath}/${id}/data/model`, {
+          ...caller,
+          body: { usage: 'browser' },
+        });
+        expectStatus(reply, 200);
+        return { calledAt, loadedAt: reply.body.loadedAt };
+      };
+      const newest = await loadedAt(ids[2]!);
+      expect(newest.loadedAt).toBeLessThan(newest.calledAt);
+      const oldest = await loadedAt(ids[0]!);
+      expect(oldest.loadedAt).toBeGreaterThanOrEqual(oldest.calledAt);
+    });
+  },
+);
