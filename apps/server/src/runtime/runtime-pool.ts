@@ -229,6 +229,13 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
 
   const held = (slot: Slot, now: number): boolean => slot.held(now);
 
+  /** The worker of `candidates` with the fewest jobs. */
+  const least = (candidates: Slot[]): Slot | undefined =>
+    candidates.reduce<Slot | undefined>(
+      (best, slot) => (best === undefined || slot.running.size < best.running.size ? slot : best),
+      undefined,
+    );
+
   const onMessage = (slot: Slot, message: FromWorker): void => {
     slot.heard(performance.now());
     if (message.type === 'need-script') {
@@ -343,11 +350,6 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     if (ready && free.includes(ready)) return ready;
     // The pool's own workers first: an extra one (the spare included) runs only what they cannot take now, so no
     // more threads than cores less one run sandboxes while none is held.
-    const least = (candidates: Slot[]) =>
-      candidates.reduce<Slot | undefined>(
-        (best, slot) => (best === undefined || slot.running.size < best.running.size ? slot : best),
-        undefined,
-      );
     const chosen = least(free.filter((slot) => !slot.extra)) ?? least(free);
     if (chosen || closed) return chosen;
     return startExtra();
@@ -594,13 +596,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     prepare(version) {
       const now = performance.now();
       // The least busy of the pool's own workers that no loop holds; none free, none loaded ahead.
-      const slot = slots
-        .filter((candidate) => !candidate.extra && !held(candidate, now))
-        .reduce<Slot | undefined>(
-          (best, candidate) =>
-            best === undefined || candidate.running.size < best.running.size ? candidate : best,
-          undefined,
-        );
+      const slot = least(slots.filter((candidate) => !candidate.extra && !held(candidate, now)));
       if (closed || !slot) return;
       const key = versionKeyOf(version);
       slot.prepare({ type: 'prepare', key, script: version.script, options: version.options });

@@ -213,6 +213,7 @@ const dropPrepared = (key: string): void => {
 
 const prepare = (message: Extract<ToWorker, { type: 'prepare' }>): void => {
   if (prepared.has(message.key)) return;
+  // Kept as an invocation's is: the version's later sessions here need it.
   scriptOf(message);
   const sandbox = loadSandbox(message.script, message.options);
   prepared.set(message.key, {
@@ -224,8 +225,10 @@ const prepare = (message: Extract<ToWorker, { type: 'prepare' }>): void => {
     if (prepared.size <= preparedMax) break;
     dropPrepared(key);
   }
-  // A script that does not load is left to the first call to report.
-  sandbox.catch(() => dropPrepared(message.key));
+  // A script that does not load is left to the first call to report (a session that took it reports it itself).
+  sandbox.catch(() => {
+    if (prepared.get(message.key)?.sandbox === sandbox) dropPrepared(message.key);
+  });
 };
 
 /** The instance of `key` loaded ahead for these options, taken (it serves one session only). */
