@@ -594,9 +594,9 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       throw new RuntimeError(error.code, error.message);
     },
     prepare(version) {
-      const now = performance.now();
-      // The least busy of the pool's own workers that no loop holds; none free, none loaded ahead.
-      const slot = least(slots.filter((candidate) => !candidate.extra && !held(candidate, now)));
+      // An idle worker of the pool's own, or none: a worker takes its messages in turn, and a load queued there ahead
+      // of checks and calls made them wait (publishes at once each waited for the loads of those before it).
+      const slot = slots.find((candidate) => !candidate.extra && candidate.running.size === 0);
       if (closed || !slot) return;
       const key = versionKeyOf(version);
       slot.prepare({ type: 'prepare', key, script: version.script, options: version.options });
