@@ -10,6 +10,9 @@ describe.each((await testBackends()).slice(0, 1))('environment demo content on $
   const { s, call } = environmentApi(backend);
   const owner = { user: USERS.owner };
 
+  // Each demo connector loads twice (capabilities run in the server usage, the browse in the browser usage: two
+  // sessions). About a second alone; under CI's two lanes the runtime's workers, which run at a lower priority than
+  // the other lane's tests, once took more than 30 s for them.
   it('gives empty environments demo connectors, templates and tags, once', async () => {
     // An environment with content of its own is left alone.
     await call('POST', `${envPath('acme-dev')}/tags`, { ...owner, body: { name: 'Mine' } });
@@ -53,5 +56,5 @@ describe.each((await testBackends()).slice(0, 1))('environment demo content on $
     const untouched = await call<Listed>('GET', `${envPath('acme-dev')}/tags`, owner);
     expect(untouched.body.data.map((t) => t.name)).toEqual(['Mine']);
     expect((await call<Listed>('GET', `${envPath('acme-dev')}/templates`, owner)).body.data).toEqual([]);
-  });
+  }, 120_000);
 });
