@@ -7,8 +7,10 @@
  * - A alone: the anchor (p99);
  * - A while tenant B keeps 100 calls of a connector that sleeps 2 s in flight (B's users in turn; an answer other
  *   than 200 sends that B client back after 200 ms), as two tRPC batches of 50 would;
- * - A while B keeps 8 calls of a connector that loops until the time limit (RUNTIME_TIMEOUT_SECONDS=10 here) running.
- * Targets: A's calls start within a second (A's p99 under B's load ≤ A alone + 1,000 ms) and none of A's calls is
+ * - A while B keeps 8 calls of a connector that loops until the time limit (RUNTIME_TIMEOUT_SECONDS=10 here) running;
+ * - A while another member of A's own subscription (a caller of its own) keeps 8 such calls running: more than the
+ *   threads the subscription may keep held, so each of A's probes ends one of that caller's runs early.
+ * Targets: A's calls start within a second (A's p99 under the load ≤ A alone + 1,000 ms) and none of A's calls is
  * answered other than 200 (503 RUNTIME_BUSY above all).
  * BENCH_DURATION (s, default 10) sets each probe. Writes bench/results/runtime-fairness.json.
  */
@@ -33,6 +35,8 @@ const TIMEOUT_SECONDS = 10;
 const A = 'alpha';
 const B = 'beta';
 const A_USERS = 4;
+/** A's member who loops in the last phase: a user of A's beyond those who probe. */
+const A_COLLEAGUE = A_USERS;
 const B_USERS = 20;
 const PROBE_INTERVAL_MS = 100;
 const SLEEPING_CALLS = 100;
@@ -57,7 +61,7 @@ const benchBackend = async (backend: TestBackend): Promise<Figure[]> => {
   const server = await startRuntimeBenchServer(
     backend,
     [
-      { name: A, users: A_USERS },
+      { name: A, users: A_USERS + 1 },
       { name: B, users: B_USERS },
     ],
     { RUNTIME_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS) },
@@ -68,7 +72,9 @@ const benchBackend = async (backend: TestBackend): Promise<Figure[]> => {
     const aModel = `${server.connectorUrl(A, await publish(A, 'Trivial', trivial))}/data/model`;
     const sleepModel = `${server.connectorUrl(B, await publish(B, 'Sleeper', sleeper))}/data/model`;
     const loopModel = `${server.connectorUrl(B, await publish(B, 'Looper', looper))}/data/model`;
+    const aLoopModel = `${server.connectorUrl(A, await publish(A, 'Looper', looper))}/data/model`;
     const aTokens = await Promise.all(Array.from({ length: A_USERS }, (_, n) => server.mint(userOf(A, n))));
+    const colleagueToken = await server.mint(userOf(A, A_COLLEAGUE));
     const bTokens = await Promise.all(Array.from({ length: B_USERS }, (_, n) => server.mint(userOf(B, n))));
     const call = async (url: string, token: string) => {
       const begin = performance.now();
@@ -93,8 +99,11 @@ const benchBackend = async (backend: TestBackend): Promise<Figure[]> => {
       return result;
     };
 
-    /** B's `clients`, each calling `url` again as soon as answered (after BACK_OFF_MS when refused), until stopped. */
-    const tenantB = (url: string, clients: number) => {
+    /**
+     * `clients` calling `url` with `tokens` in turn, each again as soon as answered (after BACK_OFF_MS when refused),
+     * until stopped.
+     */
+    const keepCalling = (url: string, tokens: string[], clients: number) => {
       let stopped = false;
       const outcomes = new Outcomes();
       let answered = 0;
@@ -102,7 +111,7 @@ const benchBackend = async (backend: TestBackend): Promise<Figure[]> => {
       const running = Promise.all(
         Array.from({ length: clients }, async () => {
           while (!stopped) {
-            const { outcome } = await call(url, bTokens[next++ % B_USERS]!);
+            const { outcome } = await call(url, tokens[next++ % tokens.length]!);
             outcomes.add(outcome);
             if (outcome === '200') answered++;
             else await pause(BACK_OFF_MS);
@@ -124,14 +133,18 @@ const benchBackend = async (backend: TestBackend): Promise<Figure[]> => {
     await call(sleepModel, bTokens[0]!);
 
     const alone = await probe(duration);
-    const sleeping = tenantB(sleepModel, SLEEPING_CALLS);
+    const sleeping = keepCalling(sleepModel, bTokens, SLEEPING_CALLS);
     await pause(1_000);
     const underSleepers = await probe(duration);
     const sleepers = await sleeping.stop();
-    const looping = tenantB(loopModel, LOOPING_CALLS);
+    const looping = keepCalling(loopModel, bTokens, LOOPING_CALLS);
     await pause(1_000);
     const underLoops = await probe(duration);
     const loops = await looping.stop();
+    const colleagueLooping = keepCalling(aLoopModel, [colleagueToken], LOOPING_CALLS);
+    await pause(1_000);
+    const underColleague = await probe(duration);
+    const colleagueLoops = await colleagueLooping.stop();
 
     const aloneP99 = percentile(alone.times, 99);
     const figures: Figure[] = [
@@ -141,14 +154,14 @@ const benchBackend = async (backend: TestBackend): Promise<Figure[]> => {
         unit: 'ms',
       },
     ];
-    const under = (what: string, probed: Probe, b: { answered: number; outcomes: Outcomes }) => {
+    const under = (who: string, what: string, probed: Probe, b: { answered: number; outcomes: Outcomes }) => {
       const p99 = percentile(probed.times, 99);
       console.info(
-        `  A while B ${what}: p99 ${p99.toFixed(1)} ms (alone ${aloneP99.toFixed(1)} ms), A not 200: ${probed.outcomes.failures}${probed.outcomes.describe()}; B: ${b.answered} answered 200${b.outcomes.describe()}`,
+        `  A while ${who} ${what}: p99 ${p99.toFixed(1)} ms (alone ${aloneP99.toFixed(1)} ms), A not 200: ${probed.outcomes.failures}${probed.outcomes.describe()}; ${who}: ${b.answered} answered 200${b.outcomes.describe()}`,
       );
       figures.push(
         {
-          label: `${label}: tenant A's trivial data/model p99 while tenant B ${what} (of the ${probed.times.length} answered 200)`,
+          label: `${label}: tenant A's trivial data/model p99 while ${who} ${what} (of the ${probed.times.length} answered 200)`,
           value: round(p99),
           unit: 'ms',
           anchor: { label: 'A alone, p99', value: round(aloneP99) },
@@ -156,21 +169,38 @@ const benchBackend = async (backend: TestBackend): Promise<Figure[]> => {
           met: probed.times.length > 0 && p99 - aloneP99 <= 1000,
         },
         {
-          label: `${label}: tenant A's calls answered other than 200 while tenant B ${what}${probed.outcomes.describe()}`,
+          label: `${label}: tenant A's calls answered other than 200 while ${who} ${what}${probed.outcomes.describe()}`,
           value: probed.outcomes.failures,
           unit: `of ${probed.times.length + probed.outcomes.failures} calls`,
           target: '0 (no 503)',
           met: probed.outcomes.failures === 0,
         },
         {
-          label: `${label}: tenant B's own calls meanwhile, answered 200${b.outcomes.describe()}`,
+          label: `${label}: ${who}'s own calls meanwhile, answered 200${b.outcomes.describe()}`,
           value: b.answered,
           unit: 'calls',
         },
       );
     };
-    under(`keeps ${SLEEPING_CALLS} calls sleeping ${SLEEP_MS / 1000} s in flight`, underSleepers, sleepers);
-    under(`keeps ${LOOPING_CALLS} calls looping to the ${TIMEOUT_SECONDS} s limit`, underLoops, loops);
+    const tenantB = 'tenant B';
+    under(
+      tenantB,
+      `keeps ${SLEEPING_CALLS} calls sleeping ${SLEEP_MS / 1000} s in flight`,
+      underSleepers,
+      sleepers,
+    );
+    under(
+      tenantB,
+      `keeps ${LOOPING_CALLS} calls looping to the ${TIMEOUT_SECONDS} s limit`,
+      underLoops,
+      loops,
+    );
+    under(
+      "another member of A's subscription",
+      `keeps ${LOOPING_CALLS} calls looping to the ${TIMEOUT_SECONDS} s limit`,
+      underColleague,
+      colleagueLoops,
+    );
     return figures;
   } finally {
     await server.stop();

@@ -16,32 +16,69 @@ import {
   loadConnector,
   RuntimeError,
 } from '@platform/runtime';
-import { HELD_AFTER_MS } from './worker-handle.ts';
+import { ownCpuMs, ownThreadId } from './thread-cpu.ts';
+import { CPU_CHECK_MS, HELD_AFTER_MS, usedCpuToHold } from './worker-handle.ts';
 import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
-import { BEGUN, claimCellOf, LOG_MESSAGES_SENT, POSTED, RUN_SINCE, RUN_TO_END } from './worker-protocol.ts';
+import {
+  BEGUN,
+  claimCellOf,
+  LOG_MESSAGES_SENT,
+  POSTED,
+  RUN_CPU_SINCE,
+  RUN_SINCE,
+  RUN_TO_END,
+  THREAD_ID,
+} from './worker-protocol.ts';
 
 const port = parentPort;
 if (!port) throw new Error('runtime-worker runs as a worker thread');
 const { limits, preparedMax, claims: claimBuffer, sandboxRun } = workerData as WorkerData;
 const claims = new Int32Array(claimBuffer);
 const runSince = new BigInt64Array(sandboxRun);
+Atomics.store(runSince, THREAD_ID, BigInt(ownThreadId()));
+/** This thread's CPU time (ms) as last read, and when (performance.now()). */
+let cpuReadAt = Number.NEGATIVE_INFINITY;
+let cpuRead: number | undefined;
+/**
+ * This thread's CPU time, read again if the last reading is older than `staleMs`. A run's start takes a reading up to
+ * CPU_CHECK_MS old: its CPU is then counted up to that much high, where a reading at every start would cost each
+ * call's few runs about 15 µs apiece.
+ */
+const cpuMs = (now: number, staleMs: number): number | undefined => {
+  if (now - cpuReadAt >= staleMs) {
+    cpuRead = ownCpuMs();
+    cpuReadAt = now;
+  }
+  return cpuRead;
+};
 /** When the sandbox running now began (performance.now()), or undefined. */
 let runBegan: number | undefined;
+/** This thread's CPU time as that run began, and whether the run was found holding the thread (worker-handle.ts). */
+let runCpuSince: number | undefined;
+let runHeld = false;
 /** A sandbox starts or stops running on this thread: the pool sees since when (worker-handle.ts `held`). */
 const onRun = (running: boolean): void => {
-  runBegan = running ? performance.now() : undefined;
-  Atomics.store(
-    runSince,
-    RUN_SINCE,
-    running ? BigInt(Math.round(performance.timeOrigin + performance.now())) : 0n,
-  );
+  const now = performance.now();
+  runBegan = running ? now : undefined;
+  runHeld = false;
+  if (running) {
+    runCpuSince = cpuMs(now, CPU_CHECK_MS);
+    // Before RUN_SINCE: the pool, seeing the run, sees its CPU at the start too.
+    Atomics.store(
+      runSince,
+      RUN_CPU_SINCE,
+      runCpuSince === undefined ? -1n : BigInt(Math.round(runCpuSince * 1000)),
+    );
+  }
+  Atomics.store(runSince, RUN_SINCE, running ? BigInt(Math.round(performance.timeOrigin + now)) : 0n);
 };
 /** What waits for the end of the turn goes at once when one run lasts (a connector that loops): no answer waits for it. */
 const SAY_WHILE_RUNNING_MS = 10;
 /**
- * A run held past HELD_AFTER_MS (a connector looping to its deadline, almost always) gets a share of its core, not
- * all of it: it rests HELD_REST_MS after each HELD_RUN_MS of work. Its deadline is wall time, so it ends when it
- * would have; meanwhile the event loop and other tenants' workers keep the cores it would have spun on.
+ * A run held past HELD_AFTER_MS, having used HELD_CPU_MS (a connector looping to its deadline, almost always), gets a
+ * share of its core, not all of it: it rests HELD_REST_MS after each HELD_RUN_MS of work. Its deadline is wall time,
+ * so it ends when it would have; meanwhile the event loop and other tenants' workers keep the cores it would have spun
+ * on. A run that spent the time waiting for a core is not slowed further.
  */
 const HELD_RUN_MS = 1;
 const HELD_REST_MS = 3;
@@ -56,7 +93,9 @@ const whileRunning = (): RuntimeError | undefined => {
     Atomics.store(runSince, RUN_TO_END, 0n);
     if (toEnd === Atomics.load(runSince, RUN_SINCE)) return endedForOthers(now - runBegan);
   }
-  if (now - runBegan <= HELD_AFTER_MS) {
+  if (now - runBegan > HELD_AFTER_MS && !runHeld)
+    runHeld = usedCpuToHold(runCpuSince, cpuMs(now, CPU_CHECK_MS));
+  if (!runHeld) {
     workedSince = now;
     return undefined;
   }

@@ -1,6 +1,17 @@
+import { existsSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { WorkerHandle } from './worker-handle.ts';
-import { BEGUN, CLAIM_CELLS, claimCellOf, SANDBOX_RUN_CELLS, type ToWorker } from './worker-protocol.ts';
+import { HELD_AFTER_MS, WorkerHandle } from './worker-handle.ts';
+import {
+  BEGUN,
+  CLAIM_CELLS,
+  claimCellOf,
+  RUN_CPU_SINCE,
+  RUN_SINCE,
+  SANDBOX_RUN_CELLS,
+  THREAD_ID,
+  type ToWorker,
+} from './worker-protocol.ts';
 
 const invoke = (id: number, key = 'c@1'): Extract<ToWorker, { type: 'invoke' }> => ({
   type: 'invoke',
@@ -73,4 +84,69 @@ describe("the pool's handle of a worker", () => {
     expect(worker.silentFor(4_000, 5_000)).toBe(false);
     expect(worker.silentFor(7_000, 5_000)).toBe(true);
   });
+
+  /**
+   * A real thread in one long run, as the runtime's worker marks it: its id, its CPU time and the time as the run
+   * begins. It spins (a looping connector) or sleeps (a run waiting for a core) until told to stop.
+   */
+  const threadInRun = (spin: boolean) => {
+    const sandboxRun = new SharedArrayBuffer(SANDBOX_RUN_CELLS * 8);
+    const stop = new SharedArrayBuffer(4);
+    const thread = new Worker(
+      `const { workerData } = require('node:worker_threads');
+      const fs = require('node:fs');
+      const cells = new BigInt64Array(workerData.sandboxRun);
+      const stop = new Int32Array(workerData.stop);
+      const cpuMs = Number(fs.readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ')[0]) / 1e6;
+      Atomics.store(cells, ${THREAD_ID}, BigInt(fs.readlinkSync('/proc/thread-self').split('/').at(-1)));
+      Atomics.store(cells, ${RUN_CPU_SINCE}, BigInt(Math.round(cpuMs * 1000)));
+      Atomics.store(cells, ${RUN_SINCE}, BigInt(Math.round(performance.timeOrigin + performance.now())));
+      if (workerData.spin) while (Atomics.load(stop, 0) === 0);
+      else Atomics.wait(stop, 0, 0);`,
+      { eval: true, workerData: { sandboxRun, spin, stop } },
+    );
+    const worker = new WorkerHandle(
+      { postMessage: () => undefined },
+      new Int32Array(new SharedArrayBuffer(CLAIM_CELLS * 4)),
+      new BigInt64Array(sandboxRun),
+      false,
+      performance.now(),
+    );
+    const end = async () => {
+      Atomics.store(new Int32Array(stop), 0, 1);
+      Atomics.notify(new Int32Array(stop), 0);
+      await thread.terminate();
+    };
+    const running = async () => {
+      while (!worker.inRun()) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    return { worker, end, running };
+  };
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it.runIf(existsSync('/proc/thread-self/schedstat'))(
+    'is held by a run that spins on its core, not by one as long that waited without using it',
+    async () => {
+      const spinning = threadInRun(true);
+      const waiting = threadInRun(false);
+      try {
+        await Promise.all([spinning.running(), waiting.running()]);
+        // The spinning run is held as soon as it has used the CPU, however busy the machine keeps its cores.
+        let spunFor = HELD_AFTER_MS;
+        await sleep(HELD_AFTER_MS);
+        while (!spinning.worker.held(performance.now()) && spunFor < 20_000) {
+          await sleep(50);
+          spunFor += 50;
+        }
+        expect(spinning.worker.held(performance.now())).toBe(true);
+        // The other run, as long on the clock and longer than HELD_AFTER_MS, used no CPU: it holds nothing.
+        expect(waiting.worker.held(performance.now())).toBe(false);
+        await sleep(HELD_AFTER_MS);
+        expect(waiting.worker.held(performance.now())).toBe(false);
+      } finally {
+        await Promise.all([spinning.end(), waiting.end()]);
+      }
+    },
+    30_000,
+  );
 });

@@ -5,8 +5,17 @@
  * either begun by the worker or taken back by the pool, never both. No thread of its own: the port is anything that
  * takes messages, so it is tested with a plain object.
  */
+import { threadCpuMs } from './thread-cpu.ts';
 import type { ToWorker } from './worker-protocol.ts';
-import { claimCellOf, POSTED, RUN_SINCE, RUN_TO_END, WITHDRAWN } from './worker-protocol.ts';
+import {
+  claimCellOf,
+  POSTED,
+  RUN_CPU_SINCE,
+  RUN_SINCE,
+  RUN_TO_END,
+  THREAD_ID,
+  WITHDRAWN,
+} from './worker-protocol.ts';
 
 export type WorkerPort = { postMessage(message: ToWorker): void };
 
@@ -21,6 +30,19 @@ type Posted = Extract<ToWorker, { type: 'invoke' | 'check' }>;
  * sessions to fresh instances, losing what a connector keeps in `this` between a `query` and its `download`s.
  */
 export const HELD_AFTER_MS = 300;
+/**
+ * CPU a run past HELD_AFTER_MS must have used to hold its thread. A loop on a core of its own uses all of it, so it is
+ * caught as before; a load or call that spent the time waiting for a core (other processes of higher priority kept
+ * them busy) used a few milliseconds. Taking that one for held moved its session's calls to fresh instances (more
+ * loads on the same busy cores), and its own thread made it rest three times as long as it ran.
+ */
+export const HELD_CPU_MS = 100;
+/** How often the CPU of one run not held yet is read again (each reading costs about 15 µs). */
+export const CPU_CHECK_MS = 10;
+
+/** Whether a run whose thread had run `since` ms of CPU as it began, and `now` ms now, used enough to hold it. */
+export const usedCpuToHold = (since: number | undefined, now: number | undefined): boolean =>
+  since === undefined || now === undefined || now - since >= HELD_CPU_MS;
 
 /** Beyond this many versions sent to one worker, the handle forgets them all and sends scripts again. */
 const MAX_SCRIPTS_SENT = 64;
@@ -42,6 +64,10 @@ export class WorkerHandle<J extends { message: Posted }, P extends WorkerPort = 
   /** Versions whose script this worker was sent: their invocations go without it (it answers `need-script`). */
   readonly #scripts = new Set<string>();
   readonly #claims: Int32Array;
+  /** The RUN_SINCE of the run last found holding the thread, and of the one whose CPU was read last, and when. */
+  #heldRun = 0n;
+  #cpuCheckedRun = 0n;
+  #cpuCheckedAt = 0;
 
   constructor(port: P, claims: Int32Array, sandboxRun: BigInt64Array, extra: boolean, now: number) {
     this.port = port;
@@ -65,10 +91,26 @@ export class WorkerHandle<J extends { message: Posted }, P extends WorkerPort = 
     return Atomics.load(this.#sandboxRun, RUN_SINCE) !== 0n;
   }
 
-  /** One sandbox run has held the worker's thread since before `now - HELD_AFTER_MS`. */
+  /**
+   * One sandbox run has held the worker's thread since before `now - HELD_AFTER_MS`, and used HELD_CPU_MS of it
+   * (where the thread's CPU time is known).
+   */
   held(now: number): boolean {
-    const since = Number(Atomics.load(this.#sandboxRun, RUN_SINCE));
-    return since !== 0 && now - (since - performance.timeOrigin) > HELD_AFTER_MS;
+    const since = Atomics.load(this.#sandboxRun, RUN_SINCE);
+    if (since === 0n || now - (Number(since) - performance.timeOrigin) <= HELD_AFTER_MS) return false;
+    if (since === this.#heldRun) return true;
+    if (since === this.#cpuCheckedRun && now - this.#cpuCheckedAt < CPU_CHECK_MS) return false;
+    const cpuSince = Atomics.load(this.#sandboxRun, RUN_CPU_SINCE);
+    const cpuNow = threadCpuMs(Number(Atomics.load(this.#sandboxRun, THREAD_ID)));
+    // Another run began while the CPU was read: it is younger than HELD_AFTER_MS.
+    if (Atomics.load(this.#sandboxRun, RUN_SINCE) !== since) return false;
+    if (usedCpuToHold(cpuSince < 0n ? undefined : Number(cpuSince) / 1000, cpuNow)) {
+      this.#heldRun = since;
+      return true;
+    }
+    this.#cpuCheckedRun = since;
+    this.#cpuCheckedAt = now;
+    return false;
   }
 
   /** Since when the run holding the thread runs (performance.now() time), or undefined when none does. */

@@ -104,7 +104,9 @@ export type WorkerData = {
    * worker as runs begin and end, read by the pool: a run this old holds the thread (worker-handle.ts), while a worker
    * busy with many short runs, its messages queued or its thread waiting for a core, never shows one. RUN_TO_END: the
    * pool writes there the RUN_SINCE of a held run it needs ended (its thread is wanted by another caller of the
-   * subscription); the worker ends that run, not a later one, and clears it.
+   * subscription); the worker ends that run, not a later one, and clears it. RUN_CPU_SINCE: the worker thread's CPU
+   * time (µs) as that run began, -1 when unknown; THREAD_ID: the worker thread's id in /proc, 0 when unknown. With
+   * them the pool tells a run that holds its thread (it used the CPU) from one that waited for a core (thread-cpu.ts).
    */
   sandboxRun: SharedArrayBuffer;
 };
@@ -112,4 +114,6 @@ export type WorkerData = {
 /** The cells of `WorkerData.sandboxRun`. */
 export const RUN_SINCE = 0;
 export const RUN_TO_END = 1;
-export const SANDBOX_RUN_CELLS = 2;
+export const RUN_CPU_SINCE = 2;
+export const THREAD_ID = 3;
+export const SANDBOX_RUN_CELLS = 4;
