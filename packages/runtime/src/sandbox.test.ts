@@ -569,6 +569,24 @@ describe('a session: one instance, calls interleaved where they await', () => {
     sandbox.dispose();
   });
 
+  it('ends with SESSION_ENDED a call sent together with one that loops at once, not in the ended interpreter', async () => {
+    const sandbox = await load(
+      connector(`async getModel(context) {
+        if (context.loop) for (;;) {}
+        return { properties: [] };
+      }`),
+      port().fetch,
+      { timeoutMs: 300 },
+    );
+    // Both wait for the interpreter in the same turn; the first runs to its deadline before the second begins.
+    const looping = failure(sandbox.call('getModel', [{ loop: true }]));
+    const next = failure(sandbox.call('getModel', [{}]));
+    expect((await looping).code).toBe('TIME_LIMIT');
+    expect(await next).toMatchObject({ code: 'SESSION_ENDED' });
+    expect(await sandbox.call('getModel', [{}])).toEqual({ kind: 'json', value: { properties: [] } });
+    sandbox.dispose();
+  });
+
   it('shares nothing between two sandboxes of the same script: module globals and prototypes are their own', async () => {
     const script = `let memo;
     export default class Connector {

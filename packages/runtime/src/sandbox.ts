@@ -157,6 +157,9 @@ class Sandbox implements ConnectorSandbox {
       throw new RuntimeError('METHOD_MISSING', `'${method}' is not a connector method`);
     }
     const vm = await this.#ensureVm();
+    // Another call of the session, resumed first from the same wait, tripped a limit: the interpreter this one was to
+    // run in is gone with the session's state, as for the session's calls already running.
+    if (vm !== this.#vm) throw sessionEnded();
     const invocation = this.#begin(deadline, hooks);
     const sent =
       method === 'upload'

@@ -18,7 +18,7 @@ import {
   timeLimit,
 } from '@platform/runtime';
 import type { Logger } from 'pino';
-import { FairQueue } from './fair-queue.ts';
+import { FairQueue, type Tenancy } from './fair-queue.ts';
 import { type SessionEntry, SessionTable } from './session-table.ts';
 import { HELD_AFTER_MS, WorkerHandle } from './worker-handle.ts';
 import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
@@ -89,6 +89,8 @@ const DEADLINE_GRACE_MS = 1_000;
 
 /** How long extra workers stay, idle, after the last held worker was seen. */
 const EXTRA_LINGER_MS = 30_000;
+/** How long a thread freed for a waiting caller is kept for its call (`roomFor`). */
+const ROOM_KEPT_MS = 1_000;
 
 /** How often the pool looks for held workers, jobs past their deadline and stuck workers. */
 const WATCH_INTERVAL_MS = 250;
@@ -333,7 +335,17 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
    */
   const pick = (job: Job): Slot | undefined => {
     const now = performance.now();
-    const free = slots.filter((slot) => !held(slot, now));
+    const slot = choose(job, now);
+    // The room kept for this caller is used, here or on another thread.
+    if (slot && job.invocation)
+      for (const kept of slots) if (roomKeptFor(kept, job, now)) roomFor.delete(kept);
+    return slot;
+  };
+
+  const choose = (job: Job, now: number): Slot | undefined => {
+    const free = slots.filter((slot) => !held(slot, now) && !roomKeptFromJob(slot, job, now));
+    const kept = free.find((slot) => roomKeptFor(slot, job, now));
+    if (kept) return kept;
     for (const slot of slots) if (held(slot, now)) withdraw(slot);
     // A subscription whose loops already hold its share of threads waits rather than take the one others need, even
     // where its session is (that worker may be the one another tenant's calls run on).
@@ -389,6 +401,33 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       (a.runSince() ?? Number.POSITIVE_INFINITY) <= (b.runSince() ?? Number.POSITIVE_INFINITY) ? a : b,
     );
     longest.endRun();
+    roomFor.set(longest, { subscription, caller, until: now + ROOM_KEPT_MS });
+  };
+
+  /**
+   * Threads whose run was ended for a waiting caller (`makeRoomWithin`), kept for that caller's call until it starts
+   * (there or elsewhere) or ROOM_KEPT_MS pass. Left to whoever came first, the freed thread went to the next call of
+   * the caller whose run was ended (a client calling again at once), and the waiting call waited until that new run
+   * was taken as held in its turn, then ended it too: two runs ended, and most of a second, for one call.
+   */
+  const roomFor = new Map<Slot, Tenancy & { until: number }>();
+  const roomOf = (slot: Slot, now: number): (Tenancy & { until: number }) | undefined => {
+    const room = roomFor.get(slot);
+    if (room === undefined || room.until > now) return room;
+    roomFor.delete(slot);
+    return undefined;
+  };
+  const isCallerOf = (room: Tenancy, job: Job): boolean => {
+    const tenancy = job.invocation && tenancyOf(job.invocation);
+    return tenancy?.subscription === room.subscription && tenancy.caller === room.caller;
+  };
+  const roomKeptFor = (slot: Slot, job: Job, now: number): boolean => {
+    const room = roomOf(slot, now);
+    return room !== undefined && isCallerOf(room, job);
+  };
+  const roomKeptFromJob = (slot: Slot, job: Job, now: number): boolean => {
+    const room = roomOf(slot, now);
+    return room !== undefined && !isCallerOf(room, job);
   };
 
   /** An extra worker beside held ones, if the pool may start one more. */
@@ -541,6 +580,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       }
     }
     for (const ended of sessions.expire(now)) endSession(ended);
+    for (const slot of roomFor.keys()) if (!roomOf(slot, now) || !slots.includes(slot)) roomFor.delete(slot);
     for (const [subscription, at] of lastCall)
       if (now - at > sessionOptions.idleMs) lastCall.delete(subscription);
     // While loops hold every worker, one idle worker stands ready for the other subscriptions using the runtime (a

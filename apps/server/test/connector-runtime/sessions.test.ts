@@ -461,6 +461,36 @@ export default class Loaded {
     ).toBeLessThan(last!.after);
   }, 30_000);
 
+  it("ends one of a colleague's runs for each of a caller's calls, not more, while the colleague calls its loop again at once", async () => {
+    const trivial = await publish(dataConnector('return { properties: [] };'));
+    const loop = await publish(dataConnector('for (;;) {}'));
+    let stopped = false;
+    let endedForOthers = 0;
+    // Four clients of one colleague: two loops hold the subscription's share of threads, two more calls wait behind
+    // them, ready to take a thread the moment one is free. They share the colleague's session: a call waiting in the
+    // instance a loop's time limit ended ends with it (502 SESSION_ENDED).
+    const colleague = [1, 2, 3, 4].map(async () => {
+      while (!stopped) {
+        const reply = await run(loop, 'data/model', { usage: 'browser' }, otherBrowserCaller);
+        if (reply.status === 502) expect(reply.body).toMatchObject({ code: 'SESSION_ENDED' });
+        else expectStatus(reply, 504);
+        if (JSON.stringify(reply.body).includes('another caller of its subscription waited'))
+          endedForOthers += 1;
+      }
+    });
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const calls = 3;
+    for (let call = 0; call < calls; call++) {
+      expectStatus(await run(trivial, 'data/model', {}, serverCaller), 200);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    stopped = true;
+    await Promise.all(colleague);
+    // The thread freed for the caller went to the caller, not to the colleague's next call (whose run would then
+    // have been ended in its turn).
+    expect(endedForOthers).toBeLessThanOrEqual(calls);
+  }, 60_000);
+
   it("serves another subscription's calls at once while three callers of one subscription loop again and again, none ending the others' runs in turn", async () => {
     const before = await publish(
       dataConnector('return { properties: [] };'),
