@@ -1,12 +1,13 @@
 /**
  * `tsx bench/runtime.bench.ts` (part of `npm run bench -w @platform/server`): the connector runtime on the user's path,
- * HTTP against a started server with a verified token, on the embedded PGlite and (with TEST_DATABASE_URL) PostgreSQL.
+ * HTTP against the built `platform-server start` in a process of its own, with tokens its development issuer signs
+ * and it verifies, on the embedded PGlite and (with TEST_DATABASE_URL) PostgreSQL.
  * In one run, each figure beside its anchor:
  * - a warm `media/query` with one fetch against the same fetch through the proxy route (target: ≤ 2 ms p50 added);
  * - a cold invocation: the first call of a newly published connector with a 200 KB bundle (≤ 25 ms p50), and beside
  *   it another caller's first call of the same connector (a new session, its instance compiled for it);
  * - invocations per second with a loopback upstream (≥ 500);
- * - the server's RSS at 100 concurrent invocations (< 1 GiB);
+ * - the server process's RSS at 100 concurrent invocations (< 1 GiB), read from /proc;
  * - /api/ping p99 while four connectors loop until their deadline, against idle (≤ 2×);
  * - per-call time of `download` on the same bundle against the platform's public CLI (`@chili-publish/connector-cli
  *   stress`), which runs it without limits;
@@ -20,18 +21,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConnector } from '@platform/runtime';
-import { importDataFile } from '@platform/store';
 import { testBackends } from '@platform/store/testing';
 import autocannon from 'autocannon';
-import { fixture, USERS } from '../test/support/fixture.ts';
+import { buildPrograms } from '../../../tools/build-for-tests.ts';
 import { listen } from '../test/support/loopback-servers.ts';
-import { startTestPlatform, type TestPlatform } from '../test/support/platform.ts';
+import { residentMemory, startRuntimeBenchServer, userOf } from './support/runtime-tenants.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 /** The anchor of the per-call figure, pinned. */
 const PUBLIC_CLI = '@chili-publish/connector-cli@1.4.1';
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const connectors = '/grafx/api/v1/environment/acme-prod/connectors';
+/** The bench's subscription: its owner publishes, its first member calls, its second is the newcomer. */
+const TENANT = 'runtime';
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
@@ -87,48 +88,38 @@ const benchBackend = async (backend: Awaited<ReturnType<typeof testBackends>>[nu
   // Node's default keep-alive (5 s), as a real API keeps it: the tests' 1 s target tells the proxy's client to
   // reconnect for nearly every request, which would measure TCP handshakes rather than the runtime.
   upstream.server.keepAliveTimeout = 5_000;
-  const tp: TestPlatform = await startTestPlatform(backend, { RUNTIME_TIMEOUT_SECONDS: '5' });
+  // The built server in a process of its own, as a user runs it: its event loop and its memory are the server's
+  // alone, not shared with this bench's clients and load generator.
+  const server = await startRuntimeBenchServer(backend, [{ name: TENANT, users: 2 }], {
+    RUNTIME_TIMEOUT_SECONDS: '5',
+  });
   try {
-    await importDataFile(tp.database, fixture(new Date()));
-    const owner = await tp.token(USERS.owner, ['platform:read', 'platform:write']);
-    const caller = await tp.token(USERS.contentUser, ['platform:read', 'connector:server']);
-    const json = (token: string, body?: unknown) => ({
-      method: body === undefined ? 'GET' : 'POST',
-      token,
-      ...(body === undefined
-        ? {}
-        : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-    });
-    const publish = async (script: string, type: string) => {
-      const reply = await tp.call(
-        connectors,
-        json(owner, {
-          name: 'Bench',
-          version: '1.0.0',
-          type,
-          script,
-          options: { base: upstream.url },
-          allowedDomains: ['127.0.0.1'],
-        }),
-      );
-      if (reply.status !== 201) throw new Error(`publish: ${reply.status} ${await reply.text()}`);
-      return ((await reply.json()) as { id: string }).id;
-    };
-    const id = await publish(bundle, 'media');
-    const query = () => tp.call(`${connectors}/${id}/media/query`, json(caller, { query: { pageSize: 5 } }));
-    const viaProxy = () =>
-      tp.call(`${connectors}/${id}/proxy`, {
-        token: caller,
+    const caller = await server.mint(userOf(TENANT, 0), ['platform:read', 'connector:server']);
+    const call = (url: string, token: string, body?: unknown, headers: Record<string, string> = {}) =>
+      fetch(url, {
+        method: body === undefined ? 'GET' : 'POST',
         headers: {
-          'x-grafx-proxy-external-url': `${upstream.url}/items?page=0`,
-          'x-grafx-proxy-external-authentication-source': 'server',
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
         },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-    const timed = async (call: () => Promise<Response>, until: number) => {
+    const publish = (script: string, type: string) =>
+      server.publish(TENANT, { name: 'Bench', type, script, options: { base: upstream.url } });
+    const connectorUrl = (connectorId: string) => server.connectorUrl(TENANT, connectorId);
+    const id = await publish(bundle, 'media');
+    const query = () => call(`${connectorUrl(id)}/media/query`, caller, { query: { pageSize: 5 } });
+    const viaProxy = () =>
+      call(`${connectorUrl(id)}/proxy`, caller, undefined, {
+        'x-grafx-proxy-external-url': `${upstream.url}/items?page=0`,
+        'x-grafx-proxy-external-authentication-source': 'server',
+      });
+    const timed = async (request: () => Promise<Response>, until: number) => {
       const times: number[] = [];
       while (performance.now() < until || times.length < 20) {
         const begin = performance.now();
-        const reply = await call();
+        const reply = await request();
         await reply.arrayBuffer();
         if (reply.status !== 200) throw new Error(`status ${reply.status}`);
         times.push(performance.now() - begin);
@@ -154,28 +145,28 @@ const benchBackend = async (backend: Awaited<ReturnType<typeof testBackends>>[nu
     const coldTimes: number[] = [];
     for (const freshId of fresh) {
       const begin = performance.now();
-      const reply = await tp.call(`${connectors}/${freshId}/media/detail`, json(caller, { id: 'x' }));
+      const reply = await call(`${connectorUrl(freshId)}/media/detail`, caller, { id: 'x' });
       await reply.arrayBuffer();
       if (reply.status !== 200) throw new Error(`cold detail: ${reply.status}`);
       coldTimes.push(performance.now() - begin);
     }
     // Another caller's first call of the same connectors: a new session of a version loaded before, its instance
     // compiled for it (the publish loads the version's first instance only). Beside the figure above: what that spares.
-    const newcomer = await tp.token(USERS.envAdmin, ['platform:read', 'connector:server']);
+    const newcomer = await server.mint(userOf(TENANT, 1), ['platform:read', 'connector:server']);
     const newSessionTimes: number[] = [];
     for (const freshId of fresh) {
       const begin = performance.now();
-      const reply = await tp.call(`${connectors}/${freshId}/media/detail`, json(newcomer, { id: 'x' }));
+      const reply = await call(`${connectorUrl(freshId)}/media/detail`, newcomer, { id: 'x' });
       await reply.arrayBuffer();
       if (reply.status !== 200) throw new Error(`new session detail: ${reply.status}`);
       newSessionTimes.push(performance.now() - begin);
     }
 
-    // Throughput: 32 invocations in flight, from a load generator in a worker thread (off the event loop the
-    // server shares with this bench), as the user-path bench drives the proxy route.
+    // Throughput: 32 invocations in flight, from a load generator in a worker thread, as the user-path bench drives
+    // the proxy route.
     const throughput = (duration: number) =>
       autocannon({
-        url: `${tp.url}${connectors}/${id}/media/query`,
+        url: `${connectorUrl(id)}/media/query`,
         method: 'POST',
         headers: { authorization: `Bearer ${caller}`, 'content-type': 'application/json' },
         body: JSON.stringify({ query: { pageSize: 5 } }),
@@ -190,23 +181,28 @@ const benchBackend = async (backend: Awaited<ReturnType<typeof testBackends>>[nu
       throw new Error(`throughput: ${load.errors} errors, ${load.non2xx} answers other than 2xx`);
     const perSecond = load.requests.average;
 
-    // 100 concurrent invocations: the server's resident memory at its peak.
-    let peakRss = process.memoryUsage.rss();
-    const sampler = setInterval(() => {
-      peakRss = Math.max(peakRss, process.memoryUsage.rss());
-    }, 10);
+    // 100 concurrent invocations: the server process's resident memory at its peak, read from /proc meanwhile.
+    let peakRss = (await residentMemory(server.pid)).now;
+    let sampling = true;
+    const sampled = (async () => {
+      while (sampling) {
+        peakRss = Math.max(peakRss, (await residentMemory(server.pid)).now);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
     const replies = await Promise.all(Array.from({ length: 100 }, () => query()));
-    clearInterval(sampler);
+    sampling = false;
+    await sampled;
     const failed = replies.filter((reply) => reply.status !== 200);
     if (failed.length > 0)
       throw new Error(`${failed.length} concurrent invocations failed: ${await failed[0]?.text()}`);
 
     // /api/ping idle, then while four connectors loop until their deadline.
-    const ping = () => tp.call('/api/ping');
+    const ping = () => fetch(`${server.url}/api/ping`);
     const idle = await timed(ping, performance.now() + 2000);
     const loops = await Promise.all([1, 2, 3, 4].map(() => publish(loop, 'data')));
     const looping = Promise.all(
-      loops.map((loopId) => tp.call(`${connectors}/${loopId}/data/model`, json(caller, {}))),
+      loops.map((loopId) => call(`${connectorUrl(loopId)}/data/model`, caller, {})),
     );
     // Measured once the loops run: their first calls read the four new connectors (the publish dropped the read
     // cache), which on the embedded database is the event loop's work, not the sandboxes'; and the pool knows a loop
@@ -266,7 +262,7 @@ const benchBackend = async (backend: Awaited<ReturnType<typeof testBackends>>[nu
       },
     ];
   } finally {
-    await tp.close();
+    await server.stop();
     await upstream.close();
   }
 };
@@ -360,6 +356,8 @@ const machineAnchor = (): Figure => {
   };
 };
 
+// The server runs dist/: bundled from the current sources first, so the bench never measures an old build.
+buildPrograms(new URL('../', import.meta.url))();
 const figures: Figure[] = [machineAnchor()];
 for (const backend of await testBackends()) figures.push(...(await benchBackend(backend)));
 figures.push(await againstPublicCli());
