@@ -141,7 +141,7 @@ describe.each(backends)('the connector activity log on $name', (backend) => {
     log.record(entry(kept, new Date()));
     log.record(entry(gone, new Date()));
     log.record(entry(kept, new Date()));
-    await deleteConnector(database.db, environmentId, gone, { actor: 'test', at: new Date() });
+    await deleteConnector(database.db, environmentId, gone);
     await log.flush();
     expect(await stored(kept)).toBe(2);
     expect(await stored(gone)).toBe(0);

@@ -53,14 +53,12 @@ describe.each(await testBackends())('re-sealing stored values under the first ke
       ids.push(id);
       await setConnectorAuth(database.db, {
         id,
-        environmentId: environment!.id,
         connectorId: connector.id,
         usage,
         type: 'staticKey',
         name: usage,
         publicData: { key: 'X-Api-Key' },
         secretData: createSecretBox(OLD).seal(JSON.stringify({ value: `${usage}-secret` })),
-        actor: 'test',
         now: new Date(),
       });
     }

@@ -51,14 +51,12 @@ describe.each(await testBackends())(
       // As an older version stored it: jwtPayload in the clear public part, the private key sealed under key A.
       await setConnectorAuth(database.db, {
         id: authId,
-        environmentId: environment!.id,
         connectorId: connector.id,
         usage: 'server',
         type: 'oAuth2JwtBearer',
         name: 'jwt',
         publicData: { tokenEndpoint: 'https://idp.example.com/token', jwtPayload: { iss: 'me' } },
         secretData: createSecretBox(KEY_A).seal(JSON.stringify({ signatureConfig: { privateKey: 'k' } })),
-        actor: 'test',
         now: new Date(),
       });
     });

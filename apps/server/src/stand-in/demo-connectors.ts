@@ -109,14 +109,12 @@ export const publishDemoConnectors = async (params: {
         for (const usage of ['browser', 'server'] as const) {
           await setConnectorAuth(tx, {
             id: randomUUID(),
-            environmentId,
             connectorId: connector.id,
             usage,
             type: project.auth,
             name: `Stand-in ${project.auth} (${usage})`,
             publicData,
             secretData: secrets.seal(JSON.stringify(secretData)),
-            actor: 'platform:demo',
             now,
           });
         }

@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import type { AuditPage } from '@platform/core';
 import { createSecretBox, loadOrCreateSecretsKey, queryRows, schema } from '@platform/store';
 import { testBackends } from '@platform/store/testing';
 import { eq, sql } from 'drizzle-orm';
@@ -110,6 +111,13 @@ describe.each(await testBackends())('connector authorization on $name', (backend
       updatedAt: new Date(),
     });
 
+  /** The audit trail's entries about one connector, oldest first, as its subscription's owner reads them. */
+  const trailOf = async (connectorId: string) => {
+    const page = await call<AuditPage>('GET', '/api/v1/audit?environment=acme-prod&limit=200', owner);
+    expect(page.status).toBe(200);
+    return page.body.data.filter((entry) => entry.target.id === connectorId).reverse();
+  };
+
   const tokensOf = (connectorId: string) =>
     s.tp.database.db
       .select()
@@ -169,7 +177,7 @@ describe.each(await testBackends())('connector authorization on $name', (backend
     // Nothing in clear in any table that holds connector configuration, any answer or any log line.
     const dump = (
       await Promise.all(
-        ['connectors', 'connector_auth', 'connector_tokens', 'connector_shared_headers', 'auth_audit'].map(
+        ['connectors', 'connector_auth', 'connector_tokens', 'connector_shared_headers', 'audit_entries'].map(
           (table) =>
             queryRows<{ row: string }>(s.tp.database.db, sql.raw(`select t::text as row from ${table} t`)),
         ),
@@ -224,16 +232,34 @@ describe.each(await testBackends())('connector authorization on $name', (backend
     const again = (await authRows(id)).find((r) => r.usage === 'server')!;
     expect(again.revision).toBeGreaterThan(server[0]!.revision);
 
-    const audit = await s.tp.database.db
-      .select()
-      .from(schema.authAudit)
-      .where(eq(schema.authAudit.connectorId, id))
-      .orderBy(schema.authAudit.id);
-    expect(audit.map(({ actor, action, usage, type }) => ({ actor, action, usage, type }))).toEqual([
-      { actor: USERS.owner, action: 'auth.set', usage: 'server', type: 'staticKey' },
-      { actor: USERS.owner, action: 'auth.set', usage: 'browser', type: 'oAuth2ClientCredentials' },
-      { actor: USERS.owner, action: 'auth.set', usage: 'server', type: 'oAuth2ResourceOwnerPassword' },
-      { actor: USERS.owner, action: 'auth.set', usage: 'server', type: 'oAuth2ResourceOwnerPassword' },
+    const audit = (await trailOf(id)).filter((entry) => entry.action === 'connector.auth.set');
+    expect(
+      audit.map(({ actor, target, changes }) => ({
+        actor: actor.subject,
+        target: target.type,
+        usage: changes.usage?.to,
+        type: changes.type?.to,
+      })),
+    ).toEqual([
+      { actor: USERS.owner, target: 'connectorAuthorization', usage: 'server', type: 'staticKey' },
+      {
+        actor: USERS.owner,
+        target: 'connectorAuthorization',
+        usage: 'browser',
+        type: 'oAuth2ClientCredentials',
+      },
+      {
+        actor: USERS.owner,
+        target: 'connectorAuthorization',
+        usage: 'server',
+        type: 'oAuth2ResourceOwnerPassword',
+      },
+      {
+        actor: USERS.owner,
+        target: 'connectorAuthorization',
+        usage: 'server',
+        type: 'oAuth2ResourceOwnerPassword',
+      },
     ]);
   });
 
@@ -253,11 +279,9 @@ describe.each(await testBackends())('connector authorization on $name', (backend
     expect((await authRows(id)).map((r) => r.usage)).toEqual(['browser']);
     expect((await tokensOf(id)).map((t) => t.usage)).toEqual(['server']);
     expect((await call('DELETE', `${base}/${id}/auth?authUsage=server`, owner)).status).toBe(204);
-    const audit = await s.tp.database.db
-      .select()
-      .from(schema.authAudit)
-      .where(eq(schema.authAudit.connectorId, id));
-    expect(audit.filter((a) => a.action === 'auth.deleted')).toHaveLength(1);
+    const deletions = (await trailOf(id)).filter((entry) => entry.action === 'connector.auth.delete');
+    // The second DELETE removed nothing, and is in the trail too (every accepted write is), with no changes.
+    expect(deletions.map((entry) => entry.changes.type)).toEqual([{ from: 'staticKey' }, undefined]);
     expect((await call<Summary[]>('GET', `${base}/${id}/auth`, owner)).body.map((a) => a.usage)).toEqual([
       'browser',
     ]);
@@ -441,11 +465,12 @@ describe.each(await testBackends())('connector authorization on $name', (backend
       .from(schema.connectorSharedHeaders)
       .where(eq(schema.connectorSharedHeaders.connectorId, id));
     expect(headers).toEqual([]);
-    const audit = await s.tp.database.db
-      .select()
-      .from(schema.authAudit)
-      .where(eq(schema.authAudit.connectorId, id));
-    expect(audit.map((a) => a.action)).toEqual(['auth.set', 'sharedHeaders.set', 'connector.deleted']);
+    expect((await trailOf(id)).map((entry) => entry.action)).toEqual([
+      'connector.publish',
+      'connector.auth.set',
+      'connector.sharedHeaders.set',
+      'connector.delete',
+    ]);
   });
 
   it('never put a secret in any answer or log line, failures included', () => {

@@ -1,6 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
 import { platformMeta, subscriptions, users } from '../schema/admin.ts';
-import { authAudit } from '../schema/environment-api.ts';
 import type { Db } from '../types.ts';
 
 const DEMO_KEY = 'demo-data';
@@ -24,7 +23,6 @@ export const removeDemoDataIfPresent = async (tx: Tx): Promise<boolean> => {
   // Environments, memberships, render usage, connectors, templates and media go with their subscription.
   await tx.delete(subscriptions).where(sql`true`);
   await tx.delete(users).where(sql`true`);
-  await tx.delete(authAudit).where(sql`true`);
   await tx.delete(platformMeta).where(eq(platformMeta.key, DEMO_KEY));
   return true;
 };

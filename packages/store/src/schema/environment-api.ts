@@ -110,22 +110,6 @@ export const oauthLoginStates = pgTable('oauth_login_states', {
   expiresAt: ts('expires_at').notNull(),
 });
 
-/** Who changed which authorization when; never a secret. Kept after the connector is deleted. */
-export const authAudit = pgTable(
-  'auth_audit',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    at: ts('at').notNull(),
-    actor: text('actor').notNull(),
-    environmentId: integer('environment_id').notNull(),
-    connectorId: uuid('connector_id').notNull(),
-    action: text('action').notNull(),
-    usage: text('usage'),
-    type: text('type'),
-  },
-  (t) => [index('auth_audit_connector').on(t.connectorId)],
-);
-
 export const templates = pgTable(
   'templates',
   {

@@ -19,11 +19,8 @@ export const deleteConnectorAuth: Service<DeleteConnectorAuthInput, void> = asyn
     async (tx) => {
       const before = await findConnectorAuth(tx, connector.id, input.authUsage);
       const removed = await deleteConnectorAuthRow(tx, {
-        environmentId: environment.id,
         connectorId: connector.id,
         usage: input.authUsage,
-        actor: ctx.caller.userId,
-        now: ctx.now,
       });
       return { removed, before };
     },

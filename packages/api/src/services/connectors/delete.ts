@@ -18,12 +18,7 @@ export const deleteConnector: Service<ConnectorInput, void> = async (ctx, input)
     ctx,
     async (tx) => {
       const before = await findConnector(tx, environment.id, connectorId);
-      const deleted =
-        before !== undefined &&
-        (await deleteConnectorRow(tx, environment.id, connectorId, {
-          actor: ctx.caller.userId,
-          at: ctx.now,
-        }));
+      const deleted = before !== undefined && (await deleteConnectorRow(tx, environment.id, connectorId));
       if (!before || !deleted) throw connectorNotFound(input.connectorId);
       return before;
     },

@@ -37,7 +37,7 @@ export const setSharedHeaders: Service<SetSharedHeadersInput, SharedHeaderNames>
       const before = await findSharedHeaders(tx, connector.id);
       await replaceSharedHeaders(
         tx,
-        { environmentId: environment.id, connectorId: connector.id, actor: ctx.caller.userId, now: ctx.now },
+        { connectorId: connector.id, now: ctx.now },
         names.length === 0 ? undefined : ctx.secrets.seal(JSON.stringify(headers)),
       );
       return before;

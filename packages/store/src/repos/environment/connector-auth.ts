@@ -3,13 +3,11 @@ import { queryRows } from '../../query-rows.ts';
 import { connectorAuth } from '../../schema/environment-api.ts';
 import type { Db } from '../../types.ts';
 import { withinTransaction } from '../../within-transaction.ts';
-import { writeAuthAudit } from './auth-audit.ts';
 
 export type ConnectorAuthRow = typeof connectorAuth.$inferSelect;
 
 export type ConnectorAuthWrite = {
   id: string;
-  environmentId: number;
   connectorId: string;
   usage: string;
   type: string;
@@ -18,14 +16,13 @@ export type ConnectorAuthWrite = {
   publicData: Record<string, unknown>;
   /** The secret fields as JSON, already sealed by the SecretBox: this module never sees a secret in clear. */
   secretData: string;
-  actor: string;
   now: Date;
 };
 
 /**
  * Sets (or replaces: docs/connector-auth.md rules 2 and 3) the authorization of one usage, in one transaction: a new
- * revision from `connector_auth_revision`, so nothing derived from the earlier configuration matches again; an audit
- * entry is written. The usage's cached tokens stay (rule 4: only deleting the connector resets them).
+ * revision from `connector_auth_revision`, so nothing derived from the earlier configuration matches again. The usage's
+ * cached tokens stay (rule 4: only deleting the connector resets them).
  */
 export const setConnectorAuth = (db: Db, write: ConnectorAuthWrite): Promise<ConnectorAuthRow> =>
   withinTransaction(db, async (tx) => {
@@ -51,15 +48,6 @@ export const setConnectorAuth = (db: Db, write: ConnectorAuthWrite): Promise<Con
         updatedAt: write.now,
       })
       .returning();
-    await writeAuthAudit(tx, {
-      at: write.now,
-      actor: write.actor,
-      environmentId: write.environmentId,
-      connectorId: write.connectorId,
-      action: 'auth.set',
-      usage: write.usage,
-      type: write.type,
-    });
     return row!;
   });
 
@@ -77,30 +65,19 @@ export const listConnectorAuth = (db: Db, connectorId: string) =>
     .orderBy(connectorAuth.usage);
 
 /**
- * Removes the authorization of one usage, and audits it, in one transaction; its cached tokens stay, as when it is
- * replaced (rule 4). Returns the type removed, or undefined when the usage had none (nothing is written then).
+ * Removes the authorization of one usage; its cached tokens stay, as when it is replaced (rule 4). Returns the type
+ * removed, or undefined when the usage had none.
  */
-export const deleteConnectorAuth = (
+export const deleteConnectorAuth = async (
   db: Db,
-  target: { environmentId: number; connectorId: string; usage: string; actor: string; now: Date },
-): Promise<string | undefined> =>
-  withinTransaction(db, async (tx) => {
-    const [removed] = await tx
-      .delete(connectorAuth)
-      .where(and(eq(connectorAuth.connectorId, target.connectorId), eq(connectorAuth.usage, target.usage)))
-      .returning({ type: connectorAuth.type });
-    if (!removed) return undefined;
-    await writeAuthAudit(tx, {
-      at: target.now,
-      actor: target.actor,
-      environmentId: target.environmentId,
-      connectorId: target.connectorId,
-      action: 'auth.deleted',
-      usage: target.usage,
-      type: removed.type,
-    });
-    return removed.type;
-  });
+  target: { connectorId: string; usage: string },
+): Promise<string | undefined> => {
+  const [removed] = await db
+    .delete(connectorAuth)
+    .where(and(eq(connectorAuth.connectorId, target.connectorId), eq(connectorAuth.usage, target.usage)))
+    .returning({ type: connectorAuth.type });
+  return removed?.type;
+};
 
 /** The authorization of one usage as stored (its secret fields sealed), for the audit trail's "from". */
 export const findConnectorAuth = async (

@@ -1,8 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { connectorAuth, connectors } from '../../schema/environment-api.ts';
 import type { Db } from '../../types.ts';
-import { withinTransaction } from '../../within-transaction.ts';
-import { writeAuthAudit } from './auth-audit.ts';
 
 export type ConnectorRow = typeof connectors.$inferSelect;
 
@@ -80,20 +78,16 @@ export const connectorAuthTypes = (db: Db, connectorId: string) =>
 
 /**
  * Deletes a connector and, by the foreign keys' cascade, its authorizations, shared headers, cached tokens and
- * pending logins; the audit entry is written in the same transaction. False when it was not in this environment.
+ * pending logins. False when it was not in this environment.
  */
-export const deleteConnector = (
+export const deleteConnector = async (
   db: Db,
   environmentId: number,
   connectorId: string,
-  audit: { actor: string; at: Date },
-): Promise<boolean> =>
-  withinTransaction(db, async (tx) => {
-    const deleted = await tx
-      .delete(connectors)
-      .where(and(eq(connectors.environmentId, environmentId), eq(connectors.id, connectorId)))
-      .returning({ id: connectors.id });
-    if (deleted.length === 0) return false;
-    await writeAuthAudit(tx, { ...audit, environmentId, connectorId, action: 'connector.deleted' });
-    return true;
-  });
+): Promise<boolean> => {
+  const deleted = await db
+    .delete(connectors)
+    .where(and(eq(connectors.environmentId, environmentId), eq(connectors.id, connectorId)))
+    .returning({ id: connectors.id });
+  return deleted.length > 0;
+};

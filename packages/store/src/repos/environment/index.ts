@@ -1,4 +1,3 @@
-export * from './auth-audit.ts';
 export * from './connector-activity.ts';
 export * from './connector-activity-log.ts';
 export * from './connector-auth.ts';

@@ -1,40 +1,28 @@
 import { eq } from 'drizzle-orm';
 import { connectorSharedHeaders } from '../../schema/environment-api.ts';
 import type { Db } from '../../types.ts';
-import { withinTransaction } from '../../within-transaction.ts';
-import { writeAuthAudit } from './auth-audit.ts';
 
 /**
  * Replaces a connector's shared headers (`sealed`: the `{name: value}` JSON already sealed by the SecretBox);
- * `sealed` undefined removes them. Audited in the same transaction.
+ * `sealed` undefined removes them.
  */
-export const replaceSharedHeaders = (
+export const replaceSharedHeaders = async (
   db: Db,
-  target: { environmentId: number; connectorId: string; actor: string; now: Date },
+  target: { connectorId: string; now: Date },
   sealed: string | undefined,
-): Promise<void> =>
-  withinTransaction(db, async (tx) => {
-    if (sealed === undefined) {
-      await tx
-        .delete(connectorSharedHeaders)
-        .where(eq(connectorSharedHeaders.connectorId, target.connectorId));
-    } else {
-      await tx
-        .insert(connectorSharedHeaders)
-        .values({ connectorId: target.connectorId, headers: sealed, updatedAt: target.now })
-        .onConflictDoUpdate({
-          target: connectorSharedHeaders.connectorId,
-          set: { headers: sealed, updatedAt: target.now },
-        });
-    }
-    await writeAuthAudit(tx, {
-      at: target.now,
-      actor: target.actor,
-      environmentId: target.environmentId,
-      connectorId: target.connectorId,
-      action: 'sharedHeaders.set',
-    });
-  });
+): Promise<void> => {
+  if (sealed === undefined) {
+    await db.delete(connectorSharedHeaders).where(eq(connectorSharedHeaders.connectorId, target.connectorId));
+  } else {
+    await db
+      .insert(connectorSharedHeaders)
+      .values({ connectorId: target.connectorId, headers: sealed, updatedAt: target.now })
+      .onConflictDoUpdate({
+        target: connectorSharedHeaders.connectorId,
+        set: { headers: sealed, updatedAt: target.now },
+      });
+  }
+};
 
 /** The sealed `{name: value}` JSON of a connector's shared headers, or undefined when none are set. */
 export const findSharedHeaders = async (db: Db, connectorId: string): Promise<string | undefined> => {
