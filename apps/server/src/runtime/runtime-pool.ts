@@ -337,14 +337,13 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     const now = performance.now();
     const slot = choose(job, now);
     // The room kept for this caller is used, here or on another thread.
-    if (slot && job.invocation)
-      for (const kept of slots) if (roomKeptFor(kept, job, now)) roomFor.delete(kept);
+    if (slot) for (const [kept, room] of roomFor) if (isCallerOf(room, job)) roomFor.delete(kept);
     return slot;
   };
 
   const choose = (job: Job, now: number): Slot | undefined => {
-    const free = slots.filter((slot) => !held(slot, now) && !roomKeptFromJob(slot, job, now));
-    const kept = free.find((slot) => roomKeptFor(slot, job, now));
+    const free = slots.filter((slot) => !held(slot, now) && keptFor(slot, job, now) !== false);
+    const kept = free.find((slot) => keptFor(slot, job, now) === true);
     if (kept) return kept;
     for (const slot of slots) if (held(slot, now)) withdraw(slot);
     // A subscription whose loops already hold its share of threads waits rather than take the one others need, even
@@ -421,13 +420,10 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     const tenancy = job.invocation && tenancyOf(job.invocation);
     return tenancy?.subscription === room.subscription && tenancy.caller === room.caller;
   };
-  const roomKeptFor = (slot: Slot, job: Job, now: number): boolean => {
+  /** Whether `slot` is kept for `job`'s caller (true), for another caller (false), or for no one (undefined). */
+  const keptFor = (slot: Slot, job: Job, now: number): boolean | undefined => {
     const room = roomOf(slot, now);
-    return room !== undefined && isCallerOf(room, job);
-  };
-  const roomKeptFromJob = (slot: Slot, job: Job, now: number): boolean => {
-    const room = roomOf(slot, now);
-    return room !== undefined && !isCallerOf(room, job);
+    return room === undefined ? undefined : isCallerOf(room, job);
   };
 
   /** An extra worker beside held ones, if the pool may start one more. */
