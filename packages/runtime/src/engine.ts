@@ -125,7 +125,8 @@ export const newEngine = async (memoryBytes: number): Promise<QuickJSWASMModule>
  * or more has run in a promise job (a call's result of that size, which the prelude serializes so, or a connector's
  * own in async code; plain quickjs-emscripten does the same). The sandbox already drops such an instance (sandbox.ts
  * `releaseVm`), and an abort is thrown as an error as well, so the line told an operator nothing: it only alarmed
- * them, in no log's format and naming no connector.
+ * them, in no log's format and naming no connector. Spread into the module's options: Emscripten reads `printErr`
+ * there, though the loader's option type does not list it.
  */
 const silent = { printErr: () => undefined };
 
