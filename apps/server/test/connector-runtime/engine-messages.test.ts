@@ -9,13 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestIssuer, type TestIssuer } from '../support/issuer.ts';
 import { type ServerChild, startServerChild } from '../support/server-child.ts';
 
-/** A page of 5,000 rows of about 1 KB each: 5 MB of JSON, under the 10 MiB a result may be. */
-const bigPage = `export default class BigPage {
+/**
+ * Pages of `limit` rows of about 1 KB each (5,000: 5 MB of JSON, under the 10 MiB a result may be). The continuation
+ * token counts the pages this instance served: 1 again is an instance of a new session.
+ */
+const bigPage = `let served = 0;
+export default class BigPage {
   constructor(runtime) { this.runtime = runtime; }
   async getPage(config) {
     await sleep(1);
-    const data = Array.from({ length: 5000 }, (_, i) => ({ id: String(i), text: 'x'.repeat(1000) }));
-    return { data, continuationToken: null };
+    const data = Array.from({ length: config.limit }, (_, i) => ({ id: String(i), text: 'x'.repeat(1000) }));
+    served += 1;
+    return { data, continuationToken: String(served) };
   }
   async getModel() { return { properties: [{ name: 'text', type: 'singleLine' }] }; }
   getConfigurationOptions() { return []; }
@@ -65,15 +70,23 @@ describe('a session ended after a 5 MB result', () => {
     });
     expect(published.status, await published.clone().text()).toBe(201);
     const { id } = (await published.json()) as { id: string };
-    const page = await fetch(`${connectors}/${id}/data/page`, {
-      method: 'POST',
-      headers: { authorization, 'content-type': 'application/json' },
-      body: JSON.stringify({ usage: 'browser', config: { limit: 5000 } }),
-    });
-    expect(page.status).toBe(200);
-    expect(((await page.json()) as { data: unknown[] }).data).toHaveLength(5000);
+    const page = (limit: number) =>
+      fetch(`${connectors}/${id}/data/page`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ usage: 'browser', config: { limit } }),
+      });
+    const big = await page(5000);
+    expect(big.status).toBe(200);
+    const body = (await big.json()) as { data: unknown[]; continuationToken: string };
+    expect(body.data).toHaveLength(5000);
+    expect(body.continuationToken).toBe('1');
     // Idle for a second, the session is ended by the pool's next look (every 250 ms) and its instance freed.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // The next call runs in a new session's instance: the old one was freed before it (the worker's order).
+    const next = await page(1);
+    expect(next.status).toBe(200);
+    expect(((await next.json()) as { continuationToken: string }).continuationToken).toBe('1');
     expect(server.output.join('')).not.toMatch(/Aborted|Assertion failed/);
   }, 60_000);
 });
