@@ -61,24 +61,25 @@ export default class TableConnector {
 }
 `;
 
-const hostile = (body: string) => `export default class Hostile {
+/** A data connector whose `getModel` runs `body` (its `this.runtime` at hand) and whose pages are empty. */
+export const modelConnector = (body: string) => `export default class Model {
   constructor(runtime) { this.runtime = runtime; }
   async getModel(context) { ${body} }
   async getPage(config, context) { return { data: [], continuationToken: null }; }
 }`;
 
 export const hostileConnectors = {
-  endlessLoop: hostile('for (;;) {}'),
-  memoryBomb: hostile("const kept = []; for (;;) kept.push(new Array(100000).fill('x'));"),
-  deepRecursion: hostile('const down = (n) => down(n + 1) + 1; return down(0);'),
-  manyFetches: hostile(
+  endlessLoop: modelConnector('for (;;) {}'),
+  memoryBomb: modelConnector("const kept = []; for (;;) kept.push(new Array(100000).fill('x'));"),
+  deepRecursion: modelConnector('const down = (n) => down(n + 1) + 1; return down(0);'),
+  manyFetches: modelConnector(
     "await Promise.all(Array.from({ length: 150 }, (_, i) => this.runtime.fetch(this.runtime.options.base + '/model?i=' + i)));",
   ),
-  disallowedHost: hostile("await this.runtime.fetch('https://not-allowed.example/steal'); return {};"),
-  followsRedirect: hostile(
+  disallowedHost: modelConnector("await this.runtime.fetch('https://not-allowed.example/steal'); return {};"),
+  followsRedirect: modelConnector(
     "const r = await this.runtime.fetch(this.runtime.options.base + '/moved'); return { status: r.status, redirected: r.redirected, url: r.url };",
   ),
-  ownAuthorization: hostile(
+  ownAuthorization: modelConnector(
     "const r = await this.runtime.fetch(this.runtime.options.base + '/model', { headers: { Authorization: 'Bearer forged' } }); return { status: r.status };",
   ),
 };
