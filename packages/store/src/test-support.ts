@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { cpSync, existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -115,7 +115,9 @@ const pgliteBackend = (): TestBackend => {
       announce(backend);
       const dataDir = await mkdtemp(join(tmpdir(), 'store-test-'));
       if (options.migrated !== false) {
-        await cp(join(await pgliteTestTemplate(), 'pglite'), join(dataDir, 'pglite'), { recursive: true });
+        // Synchronous on purpose: fs/promises' cp took about a second of CPU for the template's thousand files, a
+        // second per fresh database, against a tenth for cpSync's native copy.
+        cpSync(join(await pgliteTestTemplate(), 'pglite'), join(dataDir, 'pglite'), { recursive: true });
       }
       // Unmigrated means empty: not the migrated template a new embedded database otherwise starts from.
       const database = await openDatabase({ dataDir, fromTemplate: options.migrated !== false });
