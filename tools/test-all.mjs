@@ -1,41 +1,45 @@
 #!/usr/bin/env node
 /**
- * Every package's tests, in two lanes side by side, each a sequence of commands. The server's suite is by far the
- * longest (mostly waiting on child processes, timers and sockets) and runs one file at a time on a two-core machine
- * (vitest's default there), so it is split in two shards (vitest `--shard`, files apportioned by a hash of their
- * path), one opening each lane; the other packages follow, apportioned so that both lanes end at about the same time
- * (the proxy's suite after the first shard, the rest after the second). With the whole server suite in one lane and
- * everything else in the other, the first lane ran five minutes longer than the second. More lanes than the
- * machine's two cores would put the suites' timing checks at risk. Exits with the first failing lane's code, after
- * both have ended.
+ * Every package's tests, in two lanes side by side. The server's suite is by far the longest (mostly waiting on
+ * child processes, timers and sockets) and runs one file at a time on a two-core machine (vitest's default there),
+ * so it is split in two shards (vitest `--shard`, files apportioned by a hash of their path), one opening each lane.
+ * The other packages' suites then form one queue, longest first, and each lane takes the next one whenever it is
+ * free: whichever shard ends first takes the proxy's suite, and both lanes end within a short suite of each other
+ * however the machine's speed shifts the shards' lengths (a fixed split left one lane two and a half minutes behind
+ * the other). More lanes than the machine's two cores would put the suites' timing checks at risk. Exits with the
+ * first failing lane's code, after both have ended.
  *
  * The lanes' output is interleaved as it comes, so a failure of the lane that ends first would sit far above the
  * end of the log, where CI systems that keep only the tail never show it. Each failing lane's failures are
- * therefore printed again, last, under a heading naming the lane.
+ * therefore printed again, last, under a heading naming the suites that failed.
  */
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 
-/** Lines that name a failed test or task in vitest's, Deno's, turbo's and npm's output. */
+/** Lines that name a failed test or task in vitest's, Deno's and npm's output. */
 const FAILURE = /\bFAIL\b|\bFAILED\b|Failed:|ERR!/;
 const KEPT = 200;
-/** vitest ends a failing run with each failure's assertion and stack, and turbo stops the lane right after. */
+/** vitest ends a failing run with each failure's assertion and stack. */
 const TAIL = 150;
 
 // Colour codes would make the repeated lines hard to read in a plain log; the live output keeps them.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching ANSI escape sequences is the point
 const plain = (line) => line.replace(/\u001b\[[0-9;]*m/g, '');
 
-/** One command of a lane, its output passed on and its failure lines kept. */
-const run = ([command, ...args], kept, tail) =>
+/**
+ * One suite of a lane, its output passed on line by line under its label (the lanes' lines interleave) and its
+ * failure lines kept.
+ */
+const run = ({ label, command: [command, ...args] }, kept, tail) =>
   new Promise((resolve) => {
     const child = spawn(command, args, { stdio: ['inherit', 'pipe', 'pipe'] });
     const partial = new Map();
     const take = (chunk, into) => {
-      into.write(chunk);
       const lines = ((partial.get(into) ?? '') + chunk.toString()).split('\n');
       partial.set(into, lines.pop() ?? '');
       for (const raw of lines) {
-        const line = plain(raw);
+        into.write(`${label} | ${raw}\n`);
+        const line = `${label} | ${plain(raw)}`;
         tail.push(line);
         if (tail.length > TAIL) tail.shift();
         if (kept.length < KEPT && FAILURE.test(line)) kept.push(line);
@@ -43,19 +47,28 @@ const run = ([command, ...args], kept, tail) =>
     };
     child.stdout.on('data', (chunk) => take(chunk, process.stdout));
     child.stderr.on('data', (chunk) => take(chunk, process.stderr));
-    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('close', (code, signal) => {
+      for (const [into, rest] of partial) if (rest) into.write(`${label} | ${rest}\n`);
+      resolve(code ?? (signal ? 1 : 0));
+    });
   });
 
-/** A lane: its commands one after another, each even after one failed (so that every failure is seen). */
-const lane = async (name, commands) => {
+/**
+ * A lane: its own first command, then the queue's next suite whenever it is free, each run even after one failed
+ * (so that every failure is seen).
+ */
+const lane = async (first, queue) => {
   const kept = [];
   const tail = [];
-  let failed = 0;
-  for (const command of commands) {
-    const code = await run(command, kept, tail);
-    if (failed === 0) failed = code;
+  const failed = [];
+  let code = 0;
+  for (let next = first; next; next = queue.shift()) {
+    const exit = await run(next, kept, tail);
+    if (exit === 0) continue;
+    failed.push(next.name);
+    if (code === 0) code = exit;
   }
-  return { name, code: failed, kept, tail };
+  return { failed, code, kept, tail };
 };
 
 // Suites in both lanes start the server's and connector-cli's bins, and their global setups rebuild those first
@@ -75,22 +88,44 @@ const built = await new Promise((resolve) => {
 if (built !== 0) process.exit(built);
 process.env.TEST_PROGRAMS_BUILT = '1';
 
-// The server's shards are run by npm, not turbo: turbo counts the arguments it passes on in the key of every task
-// of the run, so each shard typechecked every package again (two and a half minutes). `npm test` typechecked them
+// Every suite is run by npm, not turbo: turbo counts the arguments it passes on in the key of every task of the
+// run, so each server shard typechecked every package again (two and a half minutes); `npm test` typechecked them
 // all just before.
-const serverShard = (shard) => ['npm', 'run', 'test', '-w', '@platform/server', '--', `--shard=${shard}/2`];
-const turbo = (...filters) => ['npx', 'turbo', 'run', 'test', ...filters, '--concurrency=1'];
-const lanes = await Promise.all([
-  lane("the server's first half and the proxy", [serverShard(1), turbo('--filter=@platform/proxy')]),
-  lane("the server's second half and the other packages", [
-    serverShard(2),
-    turbo('--filter=!@platform/server', '--filter=!@platform/proxy'),
-  ]),
-]);
+const npmTest = (workspace, ...args) => [
+  'npm',
+  'run',
+  'test',
+  '-w',
+  workspace,
+  ...(args.length ? ['--', ...args] : []),
+];
+const serverShard = (shard) => ({
+  name: `the server's suite, shard ${shard} of 2`,
+  label: `server ${shard}/2`,
+  command: npmTest('@platform/server', `--shard=${shard}/2`),
+});
+/** The suites known to be long, longest first; any other package's follows them. */
+const LONGEST = ['@platform/proxy', '@platform/store', '@platform/cli', '@platform/console'];
+const workspaces = JSON.parse(readFileSync('package.json', 'utf8')).workspaces.flatMap((pattern) => {
+  const folder = pattern.replace(/\/\*$/, '');
+  return readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => JSON.parse(readFileSync(`${folder}/${entry.name}/package.json`, 'utf8')));
+});
+const rank = (name) => (LONGEST.includes(name) ? LONGEST.indexOf(name) : LONGEST.length);
+const queue = workspaces
+  .filter((pkg) => pkg.name !== '@platform/server' && pkg.scripts?.test)
+  .sort((a, b) => rank(a.name) - rank(b.name))
+  .map((pkg) => ({
+    name: `${pkg.name}'s suite`,
+    label: pkg.name.replace(/^@platform\//, ''),
+    command: npmTest(pkg.name),
+  }));
+const lanes = await Promise.all([lane(serverShard(1), queue), lane(serverShard(2), queue)]);
 for (const lane of lanes) {
   if (lane.code === 0) continue;
   console.error(
-    `\n=== the lane of ${lane.name} failed (exit ${lane.code}); its failure lines, then its last lines ===`,
+    `\n=== ${lane.failed.join(' and ')} failed (exit ${lane.code}); the lane's failure lines, then its last lines ===`,
   );
   console.error(lane.kept.join('\n'));
   console.error('--- last lines ---');
