@@ -1,6 +1,13 @@
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, chromiumAvailable, screenshot, seriousViolations, signIn } from './support/browser.ts';
+import {
+  CHROMIUM,
+  chromiumAvailable,
+  reportTrouble,
+  screenshot,
+  seriousViolations,
+  signIn,
+} from './support/browser.ts';
 import { type StartedServer, startServer } from './support/server.ts';
 
 type Subscription = { guid: string; displayName: string };
@@ -33,6 +40,7 @@ describe.runIf(chromiumAvailable)('the console Audit page', () => {
       chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] }),
     ]);
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    reportTrouble(page);
     acme = (await server.get<Subscription[]>('/api/v1/subscriptions')).find((s) => s.displayName === 'Acme')!;
     const environments = await server.get<{ technicalName: string }[]>(
       `/api/v1/environments?subscriptionId=${acme.guid}`,

@@ -1,6 +1,13 @@
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, chromiumAvailable, screenshot, seriousViolations, signIn } from './support/browser.ts';
+import {
+  CHROMIUM,
+  chromiumAvailable,
+  reportTrouble,
+  screenshot,
+  seriousViolations,
+  signIn,
+} from './support/browser.ts';
 import { type StartedServer, startServer } from './support/server.ts';
 
 if (!chromiumAvailable)
@@ -30,13 +37,7 @@ describe.runIf(chromiumAvailable)('the console', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
     // What the console logs (a failed sign-in, a render error) belongs in the test's output.
-    page.on('console', (message) => {
-      if (message.type() === 'error') console.error(`[browser] ${message.text()}`);
-    });
-    page.on('pageerror', (error) => console.error(`[browser] ${error.message}`));
-    page.on('response', (response) => {
-      if (response.status() >= 400) console.error(`[browser] ${response.status()} ${response.url()}`);
-    });
+    reportTrouble(page);
     const subscriptions = await server.get<Subscription[]>('/api/v1/subscriptions');
     acme = subscriptions.find((s) => s.displayName === 'Acme') as Subscription;
   });

@@ -1,6 +1,13 @@
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, chromiumAvailable, screenshot, seriousViolations, signIn } from './support/browser.ts';
+import {
+  CHROMIUM,
+  chromiumAvailable,
+  reportTrouble,
+  screenshot,
+  seriousViolations,
+  signIn,
+} from './support/browser.ts';
 import { type Answer, publishRecorder, type Received, startRecorderUpstream } from './support/recorder.ts';
 import { type StartedServer, startServer } from './support/server.ts';
 
@@ -147,7 +154,7 @@ describe.runIf(chromiumAvailable)('the console: Try it calls connectors as Studi
     await publish('Recorder missing data', 'data', { model: true }, '/s404');
     await publish('Recorder broken data', 'data', { model: true }, '/s500');
     tab = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    tab.on('pageerror', (error) => console.error(`[browser] ${error.message}`));
+    reportTrouble(tab);
     await signIn(tab, server.url, (p) => p.getByRole('radio', { name: /\(demo\|owner\)/ }).check());
     await tab.goto(`${server.url}/console/`);
     await tab.getByRole('link', { name: 'Acme' }).click();

@@ -1,6 +1,13 @@
 import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, chromiumAvailable, screenshot, seriousViolations, signIn } from './support/browser.ts';
+import {
+  CHROMIUM,
+  chromiumAvailable,
+  reportTrouble,
+  screenshot,
+  seriousViolations,
+  signIn,
+} from './support/browser.ts';
 import { type StartedServer, startServer } from './support/server.ts';
 
 const loadedImages = (scope: Locator) =>
@@ -28,7 +35,7 @@ describe.runIf(chromiumAvailable)('the console: Try it', () => {
       chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu'] }),
     ]);
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-    page.on('pageerror', (error) => console.error(`[browser] ${error.message}`));
+    reportTrouble(page);
     await signIn(page, server.url, (p) => p.getByRole('radio', { name: /\(demo\|owner\)/ }).check());
     await page.getByRole('link', { name: 'Acme' }).click();
     await page.getByRole('link', { name: 'Environments' }).click();

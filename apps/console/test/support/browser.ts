@@ -12,6 +12,20 @@ export const chromiumAvailable = await promisify(execFile)(CHROMIUM, ['--version
   () => false,
 );
 
+/**
+ * What goes wrong in the page (its errors, uncaught exceptions and answers of 400 and above) in the test's output,
+ * so that a step that times out says what the page met on the way.
+ */
+export const reportTrouble = (page: Page) => {
+  page.on('console', (message) => {
+    if (message.type() === 'error') console.error(`[browser] ${message.text()}`);
+  });
+  page.on('pageerror', (error) => console.error(`[browser] ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) console.error(`[browser] ${response.status()} ${response.url()}`);
+  });
+};
+
 /** Screenshots of every page, kept as test artifacts (gitignored). */
 export const SCREENSHOTS = fileURLToPath(new URL('../screenshots/', import.meta.url));
 await mkdir(SCREENSHOTS, { recursive: true });
