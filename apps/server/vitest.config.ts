@@ -9,6 +9,9 @@ export default defineConfig({
     },
   },
   test: {
+    // Files share their worker's modules (no fresh import of the whole graph per file: a sixth of the suite's time).
+    // Each file starts and closes its own servers and databases, and none mocks a module.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 90_000,
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
