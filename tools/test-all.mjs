@@ -7,11 +7,11 @@
  * free: whichever shard ends first takes the proxy's suite, and both lanes end within a short suite of each other
  * however the machine's speed shifts the shards' lengths (a fixed split left one lane two and a half minutes behind
  * the other). More lanes than the machine's two cores would put the suites' timing checks at risk. Exits with the
- * first failing lane's code, after both have ended.
+ * first failed suite's code, after both lanes have ended.
  *
  * The lanes' output is interleaved as it comes, so a failure of the lane that ends first would sit far above the
- * end of the log, where CI systems that keep only the tail never show it. Each failing lane's failures are
- * therefore printed again, last, under a heading naming the suites that failed.
+ * end of the log, where CI systems that keep only the tail never show it. Each failed suite's failure lines and last
+ * lines are therefore printed again, last, under a heading naming it.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -27,11 +27,13 @@ const TAIL = 150;
 const plain = (line) => line.replace(/\u001b\[[0-9;]*m/g, '');
 
 /**
- * One suite of a lane, its output passed on line by line under its label (the lanes' lines interleave) and its
- * failure lines kept.
+ * One suite of a lane, its output passed on line by line under its label (the lanes' lines interleave); resolves to
+ * its exit code, its failure lines and its last lines.
  */
-const run = ({ label, command: [command, ...args] }, kept, tail) =>
+const run = ({ label, command: [command, ...args] }) =>
   new Promise((resolve) => {
+    const kept = [];
+    const tail = [];
     const child = spawn(command, args, { stdio: ['inherit', 'pipe', 'pipe'] });
     const partial = new Map();
     const take = (chunk, into) => {
@@ -39,7 +41,7 @@ const run = ({ label, command: [command, ...args] }, kept, tail) =>
       partial.set(into, lines.pop() ?? '');
       for (const raw of lines) {
         into.write(`${label} | ${raw}\n`);
-        const line = `${label} | ${plain(raw)}`;
+        const line = plain(raw);
         tail.push(line);
         if (tail.length > TAIL) tail.shift();
         if (kept.length < KEPT && FAILURE.test(line)) kept.push(line);
@@ -49,26 +51,21 @@ const run = ({ label, command: [command, ...args] }, kept, tail) =>
     child.stderr.on('data', (chunk) => take(chunk, process.stderr));
     child.on('close', (code, signal) => {
       for (const [into, rest] of partial) if (rest) into.write(`${label} | ${rest}\n`);
-      resolve(code ?? (signal ? 1 : 0));
+      resolve({ code: code ?? (signal ? 1 : 0), kept, tail });
     });
   });
 
 /**
  * A lane: its own first command, then the queue's next suite whenever it is free, each run even after one failed
- * (so that every failure is seen).
+ * (so that every failure is seen). Resolves to the suites that failed, each with its failure lines and last lines.
  */
 const lane = async (first, queue) => {
-  const kept = [];
-  const tail = [];
   const failed = [];
-  let code = 0;
   for (let next = first; next; next = queue.shift()) {
-    const exit = await run(next, kept, tail);
-    if (exit === 0) continue;
-    failed.push(next.name);
-    if (code === 0) code = exit;
+    const outcome = await run(next);
+    if (outcome.code !== 0) failed.push({ name: next.name, ...outcome });
   }
-  return { failed, code, kept, tail };
+  return failed;
 };
 
 // Suites in both lanes start the server's and connector-cli's bins, and their global setups rebuild those first
@@ -122,13 +119,14 @@ const queue = workspaces
     command: npmTest(pkg.name),
   }));
 const lanes = await Promise.all([lane(serverShard(1), queue), lane(serverShard(2), queue)]);
-for (const lane of lanes) {
-  if (lane.code === 0) continue;
+// Each failed suite's own last lines: those of the lane would be the suites it ran after the failure.
+const failed = lanes.flat();
+for (const suite of failed) {
   console.error(
-    `\n=== ${lane.failed.join(' and ')} failed (exit ${lane.code}); the lane's failure lines, then its last lines ===`,
+    `\n=== ${suite.name} failed (exit ${suite.code}); its failure lines, then its last lines ===`,
   );
-  console.error(lane.kept.join('\n'));
+  console.error(suite.kept.join('\n'));
   console.error('--- last lines ---');
-  console.error(lane.tail.join('\n'));
+  console.error(suite.tail.join('\n'));
 }
-process.exit(lanes.find((lane) => lane.code !== 0)?.code ?? 0);
+process.exit(failed[0]?.code ?? 0);
