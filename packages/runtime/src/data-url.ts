@@ -19,13 +19,17 @@ export const dataUrlBytes = (url: string): number => {
   return base64 ? Math.ceil((data.length * 3) / 4) : data.length;
 };
 
-/** A content type goes out as a header value: one with a control character (CR, LF) is refused, naming it. */
+/**
+ * A content type goes out as a header value: one with a character a header value may not hold (a control character
+ * such as CR or LF, or one beyond Latin-1, which HTTP/1.1 cannot carry) is refused, naming it.
+ */
 export const headerSafe = (contentType: string): string => {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused here
-  if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(contentType)) {
+  const refused = /[^\t\u0020-\u007e\u0080-\u00ff]/.exec(contentType);
+  if (refused) {
+    const code = refused[0].codePointAt(0) ?? 0;
     throw new RuntimeError(
       'CONNECTOR_ERROR',
-      `the content type ${JSON.stringify(contentType.slice(0, 100))} is not a valid header value (a control character such as CR or LF)`,
+      `the content type ${JSON.stringify(contentType.slice(0, 100))} is not a valid header value (U+${code.toString(16).toUpperCase().padStart(4, '0')}: ${code < 0x80 ? 'a control character such as CR or LF' : 'beyond Latin-1'})`,
     );
   }
   return contentType;

@@ -129,6 +129,29 @@ export const prelude = String.raw`(function (host, platform, sdkVersion) {
 
   let connector;
 
+  // The nesting a result may have (the host's rule). QuickJS's JSON.stringify recurses on the host's own stack, which
+  // a result nested some ten thousand levels deep overflows before the interpreter's stack check can stop it, taking
+  // the instance with it; so the depth is measured first, without recursion, deepest path first (a cycle is as deep
+  // as the walk goes).
+  const MAX_DEPTH = 1000;
+  const deeperThan = (value, limit) => {
+    if (typeof value !== 'object' || value === null) return false;
+    const nodes = [value];
+    const depths = [1];
+    while (nodes.length > 0) {
+      const node = nodes.pop();
+      const depth = depths.pop();
+      if (depth > limit) return true;
+      for (const child of Object.values(node)) {
+        if (typeof child === 'object' && child !== null) {
+          nodes.push(child);
+          depths.push(depth + 1);
+        }
+      }
+    }
+    return false;
+  };
+
   // Methods a connector has only when its capabilities say so (the SDK's MediaConnectorUpload, DataSourceVariableCapability).
   const capabilityOf = { upload: 'upload', getPageItemById: 'dataSourceVariable' };
 
@@ -177,6 +200,7 @@ export const prelude = String.raw`(function (host, platform, sdkVersion) {
           args[0] = args[0].map((p) => new FilePointer(p.id, p.url, p.name));
         }
         const value = await connector[method](...args);
+        if (deeperThan(value, MAX_DEPTH)) return '{"tooDeep":true}';
         return JSON.stringify({ value: value === undefined ? null : value });
       } catch (error) {
         return JSON.stringify({ error: describe(error) });

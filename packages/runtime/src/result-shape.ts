@@ -45,11 +45,13 @@ export const checkResult = (json: string): unknown => {
     );
   }
   // The outcome's envelope ({value: ...}) is one level of its own.
-  if (depthOf(json) > MAX_RESULT_DEPTH + 1) {
-    throw new RuntimeError(
-      'CONNECTOR_ERROR',
-      `the connector's result is nested deeper than ${MAX_RESULT_DEPTH} levels; a result may not be`,
-    );
-  }
+  if (depthOf(json) > MAX_RESULT_DEPTH + 1) throw tooDeep();
   return JSON.parse(json);
 };
+
+/** A result nested past the rule: told by its text, or by the sandbox when serializing it overflowed the stack. */
+export const tooDeep = (): RuntimeError =>
+  new RuntimeError(
+    'CONNECTOR_ERROR',
+    `the connector's result is nested deeper than ${MAX_RESULT_DEPTH} levels; a result may not be`,
+  );

@@ -650,26 +650,31 @@ describe('pointers and odd results', () => {
       { memoryBytes: 128 * 1024 * 1024 },
     );
     expect((await sandbox.call('getModel', [{ depth: 999 }])).kind).toBe('json');
-    for (const context of [{ depth: 1001 }, { depth: 5000 }, { wide: true }]) {
+    // 200,000 levels overflow the stack of QuickJS's JSON.stringify: the same refusal, and the session carries on.
+    for (const context of [{ depth: 1001 }, { depth: 5000 }, { depth: 200_000 }, { wide: true }]) {
       const started = performance.now();
       const error = await failure(sandbox.call('getModel', [context]));
       expect(error.code).toBe('CONNECTOR_ERROR');
       expect(error.message).toMatch(/deeper than 1000 levels|larger than 10 MiB/);
       expect(performance.now() - started).toBeLessThan(2_000);
     }
+    expect((await sandbox.call('getModel', [{ depth: 3 }])).kind).toBe('json');
     sandbox.dispose();
   });
 
-  it('refuses a data: URL whose content type is not a valid header value', async () => {
+  it.each([
+    ['a control character (CR, LF)', 'image/png\\r\\nSet-Cookie: a=b', 'U+000D'],
+    ['a character beyond Latin-1, which no header can carry', 'text/\\u4e2d', 'U+4E2D: beyond Latin-1'],
+  ])('refuses a data: URL whose content type holds %s', async (_what, type, named) => {
     const sandbox = await load(
       connector(`async download() {
-        return (await this.runtime.fetch('data:image/png\\r\\nSet-Cookie: a=b;base64,iVBORw==')).arrayBuffer;
+        return (await this.runtime.fetch('data:${type};base64,iVBORw==')).arrayBuffer;
       }`),
     );
     const error = await failure(sandbox.call('download', ['x', 'original', 'web', {}]));
     expect([error.code, error.message]).toEqual([
       'CONNECTOR_ERROR',
-      expect.stringContaining('not a valid header value'),
+      expect.stringContaining(`not a valid header value (${named}`),
     ]);
     sandbox.dispose();
   });

@@ -27,7 +27,7 @@ import { handOver } from './file-pointers.ts';
 import { HostMemory } from './host-memory.ts';
 import { defaultLimits, type RuntimeLimits } from './limits.ts';
 import { prelude } from './prelude.ts';
-import { checkResult } from './result-shape.ts';
+import { checkResult, tooDeep } from './result-shape.ts';
 import {
   type ConnectorMethod,
   connectorMethods,
@@ -100,7 +100,14 @@ type Vm = {
   control: QuickJSHandle;
 };
 
-type Outcome = { value?: unknown; missing?: boolean; capability?: string; error?: SandboxError | null };
+type Outcome = {
+  value?: unknown;
+  missing?: boolean;
+  capability?: string;
+  /** The result overflowed the stack as the prelude serialized it: nested far past the rule. */
+  tooDeep?: boolean;
+  error?: SandboxError | null;
+};
 
 /** One call in flight: its invocation, the prelude's promise for its outcome, and how to answer its caller. */
 type Call = {
@@ -326,6 +333,7 @@ class Sandbox implements ConnectorSandbox {
         );
       }
       if (outcome.error !== undefined) throw classifySandboxError(outcome.error, this.#limits);
+      if (outcome.tooDeep) throw tooDeep();
       if (call.method === 'download') {
         result = pointedBytes(outcome.value, this.#memory);
         call.answered = String((outcome.value as { id: unknown }).id);

@@ -39,8 +39,16 @@ export type HostFetchResponse = {
 
 export type KeptElsewhere = { ref: string; bytes: number; release: () => void };
 
-/** Throws `RuntimeError('FETCH_REFUSED' | 'RESPONSE_TOO_LARGE')` for a refusal; any other throw is a network failure. */
-export type HostFetch = (request: HostFetchRequest, signal: AbortSignal) => Promise<HostFetchResponse>;
+/**
+ * Throws `RuntimeError('FETCH_REFUSED' | 'RESPONSE_TOO_LARGE')` for a refusal; any other throw is a network failure.
+ * `signal` ends the fetch wherever it is; `sent`, when given, is told as the request goes out (and again for each
+ * redirect followed), with whether it carries the connector's credentials: what an aborted fetch's record says.
+ */
+export type HostFetch = (
+  request: HostFetchRequest,
+  signal: AbortSignal,
+  sent?: (credentialsInjected: boolean) => void,
+) => Promise<HostFetchResponse>;
 
 /** One fetch as the activity log and the debug page show it (never a secret, never query values). */
 export type FetchRecord = {

@@ -19,6 +19,7 @@ import {
 } from '@platform/runtime';
 import type { Logger } from 'pino';
 import { FairQueue, type Tenancy } from './fair-queue.ts';
+import { type SentFetch, withSentState } from './sent-fetches.ts';
 import { type SessionEntry, SessionTable } from './session-table.ts';
 import { HELD_AFTER_MS, WorkerHandle } from './worker-handle.ts';
 import type { FromWorker, ToWorker, WireError, WorkerData } from './worker-protocol.ts';
@@ -62,6 +63,8 @@ type Job = {
   session: SessionEntry<Slot> | undefined;
   /** Its fetches still running on the main thread: aborted when it ends. */
   fetches: Map<number, AbortController>;
+  /** Every fetch it started here, and whether its request went out: what the records of aborted ones say. */
+  sent: SentFetch[];
 };
 
 type Slot = WorkerHandle<Job, Worker>;
@@ -249,6 +252,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
       return;
     }
     if (message.type === 'done') {
+      const sent = slot.running.get(message.id)?.sent ?? [];
       const kept = message.result?.kind === 'binary' ? message.result.kept : undefined;
       const bytes = kept === undefined ? undefined : slot.bodies.get(kept);
       const gone = kept !== undefined && bytes === undefined;
@@ -264,7 +268,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
           : message.error?.code
             ? { ...message.error, code: message.error.code }
             : toConnectorError(message.error),
-        fetches: message.fetches,
+        fetches: withSentState(message.fetches, sent),
         logs: message.logs,
         durationMs: message.durationMs,
       });
@@ -303,7 +307,12 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     // Its deadline needs no timer of its own: a call past it is ended by the watchdog, which aborts its fetches.
     const controller = new AbortController();
     job.fetches.set(message.fetchId, controller);
-    fetch(message.request, controller.signal).then(
+    const sent: SentFetch = { request: message.request, sent: false, credentialsInjected: false };
+    job.sent.push(sent);
+    fetch(message.request, controller.signal, (credentialsInjected) => {
+      sent.sent = true;
+      sent.credentialsInjected = credentialsInjected;
+    }).then(
       (response) => {
         job.fetches.delete(message.fetchId);
         if (keptHere(response)) {
@@ -538,6 +547,7 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
         dispatchedAt: 0,
         session: undefined,
         fetches: new Map(),
+        sent: [],
       };
       if (invocation) lastCall.set(invocation.subscriptionId, job.submittedAt);
       if (!invocation) checks.push(job);

@@ -17,13 +17,23 @@ const STATIC_KEY = 'server-only-key-7d1e';
 const PNG_HEAD = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const BIG_IMAGE = Buffer.concat([PNG_HEAD, Buffer.alloc(52_000_000 - PNG_HEAD.length, 7)]);
 
-type StandIn = Listening & { open: () => number; closedAfter: number[]; served: string[] };
+type StandIn = Listening & {
+  open: () => number;
+  closedAfter: number[];
+  served: string[];
+  /** The `x-api-key` each request to /hang carried. */
+  hangKeys: (string | undefined)[];
+};
 
-/** The upstream: rows behind a key, a token for query, images, a slow path that never answers, a 52 MB image. */
+/**
+ * The upstream: rows behind a key, a token for query, images, a slow path that never finishes its answer, one that
+ * never begins it (/hang), a 52 MB image.
+ */
 const startStandIn = async (): Promise<StandIn> => {
   let open = 0;
   const closedAfter: number[] = [];
   const served: string[] = [];
+  const hangKeys: (string | undefined)[] = [];
   const listening = await listen((req, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     served.push(url.pathname);
@@ -51,13 +61,17 @@ const startStandIn = async (): Promise<StandIn> => {
       res.writeHead(200, { 'content-type': 'image/png' }).end(PNG_HEAD);
       return;
     }
-    if (url.pathname === '/slow') {
+    if (url.pathname === '/slow' || url.pathname === '/hang') {
       open += 1;
       const since = performance.now();
       req.socket.once('close', () => {
         open -= 1;
         closedAfter.push(performance.now() - since);
       });
+      if (url.pathname === '/hang') {
+        hangKeys.push(req.headers['x-api-key'] as string | undefined);
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{');
       return;
@@ -69,7 +83,7 @@ const startStandIn = async (): Promise<StandIn> => {
     }
     res.writeHead(404).end();
   });
-  return { ...listening, open: () => open, closedAfter, served };
+  return { ...listening, open: () => open, closedAfter, served, hangKeys };
 };
 
 const memoConnector = `
@@ -278,6 +292,40 @@ export default class Loaded {
     });
   });
 
+  it('aborts a fetch still waiting for its answer when the call ends, and records that its request went out with the credentials', async () => {
+    const id = await publish(
+      modelConnector(`
+        this.runtime.fetch(this.runtime.options.base + '/hang').catch(() => null);
+        await sleep(300);
+        throw new ConnectorHttpError(503, 'done early');`),
+    );
+    expectStatus(
+      await rest('PUT', `${connectorsPath}/${id}/auth/static`, {
+        user: USERS.owner,
+        body: { usage: 'server', key: 'X-Api-Key', value: STATIC_KEY },
+      }),
+      200,
+    );
+    const before = standIn.closedAfter.length;
+    expectStatus(await run(id, 'data/model', {}, serverCaller), 502);
+    const answeredAt = performance.now();
+    while (standIn.closedAfter.length === before && performance.now() - answeredAt < 5_000) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // Closed when the call ended (after its 300 ms), not when the proxy's wait for an answer ran out.
+    expect(standIn.closedAfter.slice(before)).toEqual([expect.any(Number)]);
+    expect(standIn.closedAfter[before]).toBeLessThan(1_500);
+    expect(standIn.hangKeys.at(-1)).toBe(STATIC_KEY);
+    const activity = await rest<{ data: { fetches: Record<string, unknown>[] }[] }>(
+      'GET',
+      `${connectorsPath}/${id}/activity?limit=1`,
+      browserCaller,
+    );
+    expect(activity.body.data[0]?.fetches).toEqual([
+      expect.objectContaining({ aborted: true, requestSent: true, credentialsInjected: true, status: null }),
+    ]);
+  });
+
   it.each([
     [
       '20 fetched images of 52 MB',
@@ -311,36 +359,45 @@ export default class Loaded {
     30_000,
   );
 
-  it('answers a result nested 5,000 deep, and a data: content type with CR/LF, at once with 502 naming the rule', async () => {
+  it('answers a result nested 5,000 or 200,000 deep, and a data: content type no header can carry, at once with 502 naming the rule', async () => {
     const deep = await publish(
-      modelConnector('let value = 1; for (let i = 0; i < 5000; i++) value = [value]; return value;'),
-    );
-    const started = performance.now();
-    const reply = await run(deep, 'data/model', {}, serverCaller);
-    expectStatus(reply, 502);
-    expect(reply.body).toMatchObject({
-      code: 'CONNECTOR_ERROR',
-      detail: expect.stringContaining('1000 levels'),
-    });
-    expect(performance.now() - started).toBeLessThan(2_000);
-    const crlf = await publish(
-      keepeekConnector.replace(
-        "if (!this.token) throw new ConnectorHttpError(409, 'query first');",
-        "return (await this.runtime.fetch('data:text/html\\r\\nX-Evil: 1;base64,PGI+')).arrayBuffer;",
+      modelConnector(
+        'this.calls = (this.calls ?? 0) + 1; let value = this.calls; for (let i = 0; i < (context.depth ?? 0); i++) value = [value]; return value;',
       ),
-      'media',
     );
-    const download = await run(
-      crlf,
-      'media/download',
-      { id: 'x', previewType: 'original', intent: 'web' },
-      serverCaller,
-    );
-    expectStatus(download, 502);
-    expect(download.body).toMatchObject({
-      code: 'CONNECTOR_ERROR',
-      detail: expect.stringContaining('header value'),
-    });
+    // 200,000 levels once overflowed the stack of the sandbox's own serialization (STACK_LIMIT, the session ended).
+    for (const depth of [5000, 200_000]) {
+      const started = performance.now();
+      const reply = await run(deep, 'data/model', { context: { depth } }, serverCaller);
+      expectStatus(reply, 502);
+      expect(reply.body).toMatchObject({
+        code: 'CONNECTOR_ERROR',
+        detail: expect.stringContaining('1000 levels'),
+      });
+      expect(performance.now() - started).toBeLessThan(2_000);
+    }
+    // The session's instance carried on: its third call.
+    expect((await run(deep, 'data/model', {}, serverCaller)).body).toBe(3);
+    for (const type of ['text/html\\r\\nX-Evil: 1', 'image/\\u4e2d']) {
+      const unsafe = await publish(
+        keepeekConnector.replace(
+          "if (!this.token) throw new ConnectorHttpError(409, 'query first');",
+          `return (await this.runtime.fetch('data:${type};base64,PGI+')).arrayBuffer;`,
+        ),
+        'media',
+      );
+      const download = await run(
+        unsafe,
+        'media/download',
+        { id: 'x', previewType: 'original', intent: 'web' },
+        serverCaller,
+      );
+      expectStatus(download, 502);
+      expect(download.body).toMatchObject({
+        code: 'CONNECTOR_ERROR',
+        detail: expect.stringContaining('header value'),
+      });
+    }
   });
 });
 

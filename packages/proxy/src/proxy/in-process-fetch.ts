@@ -42,7 +42,7 @@ const bodyOf = (body: HostFetchRequest['body']): RequestBody => {
 export const createInProcessFetch =
   (exchange: ProxyExchange) =>
   (caller: ExchangeCaller, usage: AuthUsage): HostFetch =>
-  async (request, signal) => {
+  async (request, signal, sent) => {
     const url = targetOf(request.url);
     const method = request.method.toUpperCase();
     if (refusedMethods.has(method))
@@ -59,6 +59,8 @@ export const createInProcessFetch =
         body: () => bodyOf(request.body),
         forwardedFrom: undefined,
         redirect: request.redirect,
+        signal,
+        onSent: sent,
       });
       const body = await response.body.collect(request.maxResponseBytes, signal);
       const responseHeaders = connectorResponseHeaders(response.body.headers);

@@ -42,6 +42,10 @@ export type ExchangeRequest = {
   forwardedFrom: ForwardedFrom | undefined;
   /** Fetch's redirect mode (send-upstream.ts); the HTTP proxy route follows. */
   redirect?: RedirectMode | undefined;
+  /** A connector's fetch: its call's end aborts the exchange, upstream connection included (send-upstream.ts). */
+  signal?: AbortSignal | undefined;
+  /** Told as a request goes to the target, with whether it carries the connector's credentials. */
+  onSent?: ((credentialsInjected: boolean) => void) | undefined;
 };
 
 export type ExchangeResponse = {
@@ -138,6 +142,8 @@ export const createProxyExchange = (deps: ExchangeDeps): ProxyExchange => {
           sharedHeaders: connector.sharedHeaders,
           allowedDomains: connector.allowedDomains,
           redirect: request.redirect ?? 'follow',
+          signal: request.signal,
+          onSent: request.onSent,
         },
         { agent, guard, timeoutMs, exchangeTimeoutMs, observe },
       );

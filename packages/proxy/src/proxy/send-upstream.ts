@@ -26,6 +26,10 @@ export type UpstreamRequest = {
    * `manual` (the redirect is the answer, its Location unfollowed).
    */
   redirect: RedirectMode;
+  /** Ends the exchange wherever it is: the connector call that fetched has ended (the in-process adapter). */
+  signal?: AbortSignal | undefined;
+  /** Told as each hop's request goes out, with whether it carries the injected credential. */
+  onSent?: ((credentialSent: boolean) => void) | undefined;
 };
 
 export type UpstreamContext = {
@@ -181,6 +185,8 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
       hopHeaders[req.credential.name.toLowerCase()] = req.credential.value;
     if (body.kind === 'stream' && body.length !== undefined)
       hopHeaders['content-length'] = String(body.length);
+    if (req.signal?.aborted)
+      throw new UpstreamError(`The request to ${url.host} was aborted: its call ended.`);
     const started = performance.now();
     const response = new UpstreamExchange(credentialSent, url, hop > 0);
     // Whole milliseconds: Node keeps one list of timers per duration, and a first hop's is then the same for every
@@ -198,10 +204,16 @@ export const sendUpstream = async (req: UpstreamRequest, ctx: UpstreamContext): 
       },
       response,
     );
+    req.onSent?.(credentialSent);
+    // Before the response head the exchange is its own to end; after it, reading the body (`collect`) is.
+    const abort = () => response.abort(new Error('aborted: the call ended'));
+    req.signal?.addEventListener('abort', abort, { once: true });
     try {
       await response.started;
     } catch (error) {
       throw toUpstreamError(error, url, ctx);
+    } finally {
+      req.signal?.removeEventListener('abort', abort);
     }
     // Observed as the target answered (a status above 599 counts in the class `other`), whatever the caller gets.
     ctx.observe(response.statusCode, (performance.now() - started) / 1000);

@@ -63,13 +63,18 @@ export class UpstreamExchange implements Dispatcher.DispatchHandler {
    */
   limit(ms: number): void {
     this.#limit = setTimeout(() => {
-      const error = Object.assign(new Error(`the exchange took longer than ${ms} ms`), {
-        code: EXCHANGE_TIME_LIMIT,
-      });
-      if (this.#controller) this.#controller.abort(error);
-      else this.onResponseError(undefined as unknown as Dispatcher.DispatchController, error);
+      this.abort(
+        Object.assign(new Error(`the exchange took longer than ${ms} ms`), { code: EXCHANGE_TIME_LIMIT }),
+      );
     }, ms);
     this.#limit.unref();
+  }
+
+  /** Ends the exchange wherever it is, its connection to the target closed: before the response head, `started` fails. */
+  abort(error: Error): void {
+    if (this.#ended) return;
+    if (this.#controller) this.#controller.abort(error);
+    else this.onResponseError(undefined as unknown as Dispatcher.DispatchController, error);
   }
 
   onResponseStart(
