@@ -172,6 +172,24 @@ describe('build, info, stress and demo on a fresh `connector-cli new` project', 
     },
   );
 
+  test('says how to fix an -o path it cannot write (exit 2), for new, info and demo alike', async () => {
+    const dir = await fresh('media');
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'in the way');
+    const missing = join(dir, 'no', 'such', 'folder', 'out.json');
+    for (const [args, reason] of [
+      [['new', '--name', 'Blocked', '-o', file], 'a file of that name is in the way'],
+      [['info', dir, '-o', missing], 'its folder does not exist'],
+      [['demo', dir, '-o', missing], 'its folder does not exist'],
+      [['info', dir, '-o', join(file, 'out.json')], 'a part of it is a file, not a folder'],
+    ] as const) {
+      const result = await runCli([...args]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`^error: cannot write .+: ${reason}`));
+      expect(result.stderr).not.toContain('report it');
+    }
+  });
+
   test("prints the connector's runtime.logError messages on stderr: info and test as they come, stress the first 20 and a count", async () => {
     const dir = await fresh('media');
     writeFileSync(

@@ -1,5 +1,4 @@
 import type { RequestListener, ServerResponse } from 'node:http';
-import { parse } from 'node:querystring';
 import { NotFoundError, ServiceError, ValidationError } from '@platform/core';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Registry } from 'prom-client';
@@ -16,6 +15,7 @@ import type { AppDeps, RequestLocals } from './context.ts';
 import { createFrontDoor, frontRoute } from './front-door.ts';
 import { identify } from './identify.ts';
 import { missingIds } from './missing-ids.ts';
+import { parseQuery } from './parse-query.ts';
 import { pathMatcher } from './paths.ts';
 import { mountProxy, PROXY_PATH, type ProxyHandler, proxyRoute } from './proxy-route.ts';
 import { rateLimit } from './rate-limit.ts';
@@ -170,21 +170,3 @@ const decodes = (segment: string) => {
     return false;
   }
 };
-
-/** Stands for a query value whose percent-encoding is not UTF-8: the text check names it (docs/errors.md). */
-const UNDECODABLE = '\udfff';
-
-/**
- * Query strings as Node's querystring reads them, except that a value whose escapes are not UTF-8 (`%ff`,
- * `%ed%a0%80`, an encoded lone surrogate) is refused by name rather than silently turned into U+FFFD.
- */
-const parseQuery = (text: string) =>
-  parse(text, '&', '=', {
-    decodeURIComponent: (value: string) => {
-      try {
-        return decodeURIComponent(value);
-      } catch {
-        return UNDECODABLE;
-      }
-    },
-  });

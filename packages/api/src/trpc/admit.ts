@@ -1,9 +1,10 @@
-import { ServiceError } from '@platform/core';
+import { ServiceError, ValidationError } from '@platform/core';
 import type { RequestHandler } from 'express';
 import { authorize } from '../operations/authorize.ts';
 import type { AnyOperation } from '../operations/operation.ts';
 import { announcesBody, closeIfBodyUnread } from '../rest/close-unread.ts';
 import type { RequestLocals } from '../rest/context.ts';
+import { undecodable } from '../rest/parse-query.ts';
 import { readJsonBody } from '../rest/read-body.ts';
 import { bodyReading } from '../rest/routes.ts';
 import { trpcProcedures } from './batch.ts';
@@ -43,7 +44,15 @@ export const admitTrpc = (
       return;
     }
     if (req.method !== 'POST') {
-      next();
+      // tRPC reads a query's `input` from the URL itself, turning escapes that are not UTF-8 (`%ff`, an encoded lone
+      // surrogate) into U+FFFD; they are refused by name here, as for any REST parameter.
+      next(
+        undecodable(req.query.input)
+          ? new ValidationError('The query parameter input is not valid percent-encoded UTF-8.', {
+              input: ['not valid percent-encoded UTF-8'],
+            })
+          : undefined,
+      );
       return;
     }
     // A procedure that does not exist is a path that does not exist (404), answered, as a refused token or role,

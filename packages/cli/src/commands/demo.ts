@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { HostFetchRequest } from '@platform/runtime';
 import type { Command } from 'commander';
@@ -8,6 +7,7 @@ import { logErrorLines } from '../local/log-errors.ts';
 import { callLocal, loadLocal } from '../local/sandbox.ts';
 import { cannedResponse } from '../local/stub-fetch.ts';
 import type { FetchAssert, TestFile } from '../local/test-file.ts';
+import { writeOutput } from '../write-output.ts';
 import type { RunAction } from './action.ts';
 
 /** What every fetch of the demo answers: the platform CLI's stub, a 200 of `{}`. */
@@ -74,7 +74,7 @@ export const demoTests = async (ctx: Context, dir: string | undefined, options: 
     ],
   };
   const out = resolve(options.out ?? join(local.project.dir, 'tests.generated.json'));
-  await writeFile(out, `${JSON.stringify(file, null, 2)}\n`);
+  await writeOutput(out, `${JSON.stringify(file, null, 2)}\n`);
   if (failed !== undefined) ctx.out.note(`note: with every fetch stubbed, ${failed}`);
   ctx.out.result(
     `Wrote ${out}: 1 test, ${fetches.length} fetch assert(s) answered {}; put real answers in them, then run connector-cli test -t ${out}`,

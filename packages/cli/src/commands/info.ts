@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../context.ts';
@@ -6,6 +5,7 @@ import { compileLocal, readLocalProject } from '../local/local-project.ts';
 import { logErrorLines } from '../local/log-errors.ts';
 import { relayFetch } from '../local/relay-fetch.ts';
 import { callLocal, jsonOf, loadLocal } from '../local/sandbox.ts';
+import { writeOutput } from '../write-output.ts';
 import type { RunAction } from './action.ts';
 
 /** `info [project] [-o file]`: what the connector says about itself, run in the platform's runtime, and its package.json. */
@@ -36,7 +36,7 @@ export const projectInfo = async (ctx: Context, dir: string | undefined, options
       ctx.out.result(text, info);
       return;
     }
-    await writeFile(resolve(options.out), `${text}\n`);
+    await writeOutput(resolve(options.out), `${text}\n`);
     ctx.out.result(`Written to ${options.out}`, { out: options.out, info });
   } finally {
     sandbox.dispose();

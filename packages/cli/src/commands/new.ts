@@ -1,9 +1,10 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import type { Context } from '../context.ts';
 import { UsageError } from '../errors.ts';
 import { projectFiles } from '../scaffold/project-files.ts';
+import { makeOutputFolder, writeOutput } from '../write-output.ts';
 import type { RunAction } from './action.ts';
 
 type NewOptions = { name?: string; connectorName?: string; type?: string; out?: string };
@@ -54,8 +55,8 @@ export const newProject = async (ctx: Context, projectName: string | undefined, 
   const files = projectFiles({ packageName: name, connectorName, type });
   const written = Object.keys(files);
   if (!ctx.globals.dryRun) {
-    await mkdir(dir, { recursive: true });
-    for (const [file, content] of Object.entries(files)) await writeFile(join(dir, file), content);
+    await makeOutputFolder(dir);
+    for (const [file, content] of Object.entries(files)) await writeOutput(join(dir, file), content);
   }
   const verb = ctx.globals.dryRun ? 'Would create' : 'Created';
   ctx.out.result(
