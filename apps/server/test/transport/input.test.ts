@@ -90,7 +90,7 @@ describe.each(backends)('transport input on $name', (backend) => {
     expect(Object.keys(errorsOf(redirect)).sort()).toEqual(['environment', 'state']);
   });
 
-  it('refuses them in tRPC input, and a token whose subject holds them with 401', async () => {
+  it('refuses them in tRPC input, JSON-escaped or percent-encoded, and a token whose subject holds them with 401', async () => {
     const token = await s.tp.token(USERS.owner, ['platform:read', 'platform:write']);
     const mutation = await sendRaw(s.tp.url, {
       method: 'POST',
@@ -106,6 +106,18 @@ describe.each(backends)('transport input on $name', (backend) => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(query?.status).toBe(400);
+    // Percent-escapes that are not UTF-8 (an encoded lone surrogate, a stray byte) are refused by name, as in REST,
+    // never read as U+FFFD.
+    for (const escape of ['%ED%A0%80', '%FF']) {
+      const undecodable = await sendRaw(s.tp.url, {
+        method: 'GET',
+        path: `/trpc/environments.list?input=%7B%22environmentName%22%3A%22${escape}%22%7D`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(undecodable?.status).toBe(400);
+      expect(JSON.parse(undecodable!.body.toString()).error.data.errors).toHaveProperty('input');
+      expect(contractViolations(undecodable!)).toEqual([]);
+    }
 
     for (const sub of ['auth0|a\u0000', 'auth0|\ud800']) {
       const bad = await s.tp.issuer.sign({ sub, roles: ['platform:read'] });
