@@ -64,6 +64,33 @@ describe.each(backends)('transport input on $name', (backend) => {
     expect(pair?.status).toBe(201);
   });
 
+  it('refuses a JSON body whose bytes are not UTF-8 (a stray byte, an overlong form, an encoded surrogate), small or streamed', async () => {
+    for (const bytes of ['ff', 'c0af', 'eda080']) {
+      const body = Buffer.concat([
+        Buffer.from('{"name":"bad'),
+        Buffer.from(bytes, 'hex'),
+        Buffer.from('name"}'),
+      ]);
+      const tag = await send('POST', `${ENV}/tags`, body);
+      expect(tag?.status).toBe(400);
+      expect(errorsOf(tag)).toEqual({ body: ['not valid UTF-8'] });
+    }
+    // Past 64 KiB a body is parsed as it streams: a sequence cut across two chunks is still whole, a bad one refused.
+    const long = (middle: Buffer) =>
+      Buffer.concat([
+        Buffer.from('{"name":"x","padding":"'),
+        Buffer.alloc(100_000, 'a'),
+        middle,
+        Buffer.from('"}'),
+      ]);
+    const valid = await send('POST', `${ENV}/tags`, long(Buffer.from('\u00e9\u4e2d\u{1f600}')));
+    expect([valid?.status, errorsOf(valid)]).toEqual([400, { padding: expect.anything() }]);
+    const invalid = await send('POST', `${ENV}/tags`, long(Buffer.from('ff', 'hex')));
+    expect([invalid?.status, errorsOf(invalid)]).toEqual([400, { body: ['not valid UTF-8'] }]);
+    const tags = await send('GET', `${ENV}/tags`);
+    expect(tags?.body.toString()).not.toContain('\ufffd');
+  });
+
   it('refuses them in queries and paths, percent-encoded, with or without a token', async () => {
     const query = await send('GET', '/api/v1/environments?environmentName=a%00');
     expect(query?.status).toBe(400);

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
@@ -96,6 +97,8 @@ export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Pr
     let tail = '';
     let suspect = false;
     let streaming: ReturnType<typeof createBoundedParser> | undefined;
+    /** A streamed body's bytes checked as UTF-8 as they come (a sequence may straddle two chunks). */
+    let utf8: TextDecoder | undefined;
     /** A chunk waits for its parse turn; the end, when it comes meanwhile, is handled after it. */
     let parsing = false;
     /**
@@ -161,8 +164,10 @@ export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Pr
         chunks.push(chunk);
         if (size <= PARSE_AT_ONCE) return;
         streaming = createBoundedParser(options.json);
+        utf8 = new TextDecoder('utf-8', { fatal: true });
       }
       const parser = streaming;
+      const validator = utf8;
       const pending = chunks.splice(0);
       if (pending.length === 0) pending.push(chunk);
       // Parsed in the shared turns of parse-turns.ts, the source paused meanwhile: other requests are answered
@@ -172,6 +177,12 @@ export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Pr
       inParseTurn(() => {
         parsing = false;
         if (settled) return;
+        try {
+          for (const held of pending) validator?.decode(held, { stream: true });
+        } catch {
+          finish(notUtf8());
+          return;
+        }
         try {
           for (const held of pending) parser.write(held);
         } catch (error) {
@@ -195,13 +206,24 @@ export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Pr
       }
       if (streaming) {
         try {
+          utf8?.decode();
+        } catch {
+          finish(notUtf8());
+          return;
+        }
+        try {
           finish(undefined, { present: true, value: streaming.end(), mayHoldMalformedText: suspect });
         } catch (error) {
           finish(asBodyError(error));
         }
         return;
       }
-      const text = Buffer.concat(chunks, size).toString('utf8');
+      const whole = Buffer.concat(chunks, size);
+      if (!isUtf8(whole)) {
+        finish(notUtf8());
+        return;
+      }
+      const text = whole.toString('utf8');
       // An empty body with a JSON type reads as `{}`, as Express's JSON parser has always read it.
       if (text.trim() === '') {
         finish(undefined, { present: true, value: {}, mayHoldMalformedText: false });
@@ -250,6 +272,12 @@ const tooLarge = (limit: number) =>
 
 const notJson = () =>
   new ValidationError('The request body is not valid JSON.', { body: ['not valid JSON'] });
+
+/** JSON text is UTF-8 (RFC 8259): bytes that are not are refused, never read as U+FFFD and stored so. */
+const notUtf8 = () =>
+  new ValidationError('The request body is not valid UTF-8; JSON text is UTF-8.', {
+    body: ['not valid UTF-8'],
+  });
 
 /** A limit of the parser's own (values, depth): anything else it throws means the text is not JSON. */
 const isLimitError = (error: unknown): error is ServiceError =>
