@@ -2,7 +2,7 @@ import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,6 +138,19 @@ describe('the platform-server process', () => {
       headers: { authorization: `Bearer ${minted.stdout.trim()}` },
     });
     expect(((await response.json()) as { id: number }[]).map((s) => s.id)).toEqual([9902]);
+    // Recorded as the command's: its operating-system user, from the host it ran on.
+    const operator = await runBin(
+      ['token', '--sub', 'ops|reader', '--roles', 'platform:read,platform:admin'],
+      {
+        DATA_DIR: dataDir,
+      },
+    );
+    const trail = await fetch(`${url}/api/v1/audit?action=data.import`, {
+      headers: { authorization: `Bearer ${operator.stdout.trim()}` },
+    });
+    const [entry] = ((await trail.json()) as { data: { actor: { issuer: string }; sourceAddress: string }[] })
+      .data;
+    expect(entry).toMatchObject({ actor: { issuer: 'platform-server' }, sourceAddress: hostname() });
   });
 
   it('exports through the running server, to a file or to stdout', async () => {

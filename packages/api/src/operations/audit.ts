@@ -18,7 +18,9 @@ const auditQuery = z.object({
   subscriptionId: singleQueryValue()
     .meta({ format: 'uuid' })
     .optional()
-    .describe("Only this subscription's entries and those of its environments (400 when not a guid)."),
+    .describe(
+      "Only this subscription's entries and those of its environments (one that is not a guid names none: 404).",
+    ),
   environment: singleQueryValue()
     .min(1)
     .max(253)

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { userInfo } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import type { Db } from '../types.ts';
 import { type AuditEntryInput, recordAudit } from './record-audit.ts';
 
@@ -7,8 +7,9 @@ import { type AuditEntryInput, recordAudit } from './record-audit.ts';
 export const LOCAL_ISSUER = 'platform-server';
 
 /**
- * The audit entry of a change made by a `platform-server` command (an import from a file, a key rotation): the
- * actor is the operating-system user who ran it, the source `local`, the trace id new.
+ * The audit entry of a change made by a `platform-server` command (an import from a file): the actor is the
+ * operating-system user who ran it, the source the host it ran on (as a key rotation's: on PostgreSQL a command may
+ * run on any machine that reaches the database), the trace id new.
  */
 export const recordLocalChange = (
   tx: Pick<Db, 'insert'>,
@@ -18,13 +19,13 @@ export const recordLocalChange = (
   try {
     subject = userInfo().username;
   } catch {
-    // no user name on this system: the entry still says the change was local
+    // no user name on this system: the entry still names the host
   }
   return recordAudit(tx, {
     ...change,
     actor: { issuer: LOCAL_ISSUER, subject },
     outcome: 'success',
-    sourceAddress: 'local',
+    sourceAddress: hostname(),
     traceId: randomBytes(16).toString('hex'),
   });
 };

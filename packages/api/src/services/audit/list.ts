@@ -16,8 +16,9 @@ const readableSubscriptions = async (
   subscriptionId: string | undefined,
 ): Promise<number[] | undefined> => {
   if (subscriptionId !== undefined) {
-    // Malformed → 400, unseen → 404, seen without SubscriptionOwner or SubscriptionAdmin → 403.
-    const { subscription, access } = await loadSubscription(ctx, subscriptionId, 400);
+    // Malformed or unseen → 404 (an id that is not a guid names nothing, as for /api/v1/environments'
+    // subscriptionId), seen without SubscriptionOwner or SubscriptionAdmin → 403.
+    const { subscription, access } = await loadSubscription(ctx, subscriptionId, 404);
     if (!canAdministerSubscription(access)) {
       throw new ForbiddenError(
         "Reading a subscription's audit trail needs the SubscriptionOwner or SubscriptionAdmin role in it.",
