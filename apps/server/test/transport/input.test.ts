@@ -135,10 +135,10 @@ describe.each(backends)('transport input on $name', (backend) => {
     expect(query?.status).toBe(400);
     // Percent-escapes that are not UTF-8 (an encoded lone surrogate, a stray byte) are refused by name, as in REST,
     // never read as U+FFFD.
-    for (const escape of ['%ED%A0%80', '%FF']) {
+    for (const encoded of ['%ED%A0%80', '%FF']) {
       const undecodable = await sendRaw(s.tp.url, {
         method: 'GET',
-        path: `/trpc/environments.list?input=%7B%22environmentName%22%3A%22${escape}%22%7D`,
+        path: `/trpc/environments.list?input=%7B%22environmentName%22%3A%22${encoded}%22%7D`,
         headers: { authorization: `Bearer ${token}` },
       });
       expect(undecodable?.status).toBe(400);
