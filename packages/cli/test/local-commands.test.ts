@@ -172,6 +172,17 @@ describe('build, info, stress and demo on a fresh `connector-cli new` project', 
     },
   );
 
+  test("takes the connector's .ts file for [project], as the platform's CLI does: its folder is the project", async () => {
+    const dir = await fresh('data');
+    const source = join(dir, 'connector.ts');
+    expect(await runCli(['build', source])).toMatchObject({ code: 0, stderr: '' });
+    expect(existsSync(join(dir, 'out', 'connector.js'))).toBe(true);
+    const info = await runCli(['info', source]);
+    expect([info.code, JSON.parse(info.stdout).type]).toEqual([0, 'data']);
+    const missing = await runCli(['info', join(dir, 'nothing.ts')]);
+    expect([missing.code, missing.stderr]).toEqual([2, expect.stringMatching(/nothing\.ts does not exist/)]);
+  });
+
   test('says how to fix an -o path it cannot write (exit 2), for new, info and demo alike', async () => {
     const dir = await fresh('media');
     const file = join(dir, 'a-file');

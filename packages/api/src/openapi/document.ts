@@ -166,7 +166,8 @@ export const openApiDocument = (
         'Protected operations take a bearer JWT; `x-required-role` names the token role each needs, and ' +
         '`x-required-roles` every token role (the import also needs the operator role platform:admin). ' +
         'Errors are ProblemDetails (RFC 9457) with a `traceId`, and `errors` for validation failures. ' +
-        'Any path answers 405 to a method it does not take. ' +
+        'Any path answers 405 to a method it does not take, but the connector proxy, which takes every method ' +
+        '(HEAD and OPTIONS are forwarded to the target too). ' +
         'Prometheus metrics: GET /metrics with a bearer token holding platform:admin or platform:metrics (connector ids ' +
         'summed away); when METRICS_PORT is set, the same without a token and with connector ids, on that port only. ' +
         'Connector authorization code: POST .../oauth-authorization-code/login, the provider redirects the popup to ' +

@@ -16,6 +16,26 @@ import { trpcProcedures } from './batch.ts';
  * the procedures it names (each operation's own, as REST reads its body; `limit` for one without; a batch the sum
  * of its calls'), with the same decoding and incremental parsing as REST, and handed to tRPC already parsed.
  */
+/**
+ * A query's `input`, which tRPC reads from the URL itself: escapes that are not UTF-8 (`%ff`, an encoded lone
+ * surrogate), which it would turn into U+FFFD, and text that is not JSON, which it would answer with the parser's own
+ * words, are refused here by name, as any REST parameter is.
+ */
+const malformedInput = (input: unknown): ValidationError | undefined => {
+  if (undecodable(input)) {
+    return new ValidationError('The query parameter input is not valid percent-encoded UTF-8.', {
+      input: ['not valid percent-encoded UTF-8'],
+    });
+  }
+  if (typeof input !== 'string') return undefined;
+  try {
+    JSON.parse(input);
+    return undefined;
+  } catch {
+    return new ValidationError('The query parameter input is not valid JSON.', { input: ['not valid JSON'] });
+  }
+};
+
 export const admitTrpc = (
   operations: readonly (AnyOperation & { id: string })[],
   limit: number,
@@ -44,15 +64,9 @@ export const admitTrpc = (
       return;
     }
     if (req.method !== 'POST') {
-      // tRPC reads a query's `input` from the URL itself, turning escapes that are not UTF-8 (`%ff`, an encoded lone
-      // surrogate) into U+FFFD; they are refused by name here, as for any REST parameter.
-      next(
-        undecodable(req.query.input)
-          ? new ValidationError('The query parameter input is not valid percent-encoded UTF-8.', {
-              input: ['not valid percent-encoded UTF-8'],
-            })
-          : undefined,
-      );
+      // A refused token or role, or a procedure that does not exist, is tRPC's to answer first (401, 403, 404).
+      const judged = trpcProcedures(req.path).some((id) => !byId.has(id) || refused(id, locals));
+      next(judged ? undefined : malformedInput(req.query.input));
       return;
     }
     // A procedure that does not exist is a path that does not exist (404), answered, as a refused token or role,

@@ -1,5 +1,5 @@
 import { access } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { compileSource } from '../compile-source.ts';
 import { CONNECTOR_SOURCE } from '../connector-project.ts';
 import { UsageError } from '../errors.ts';
@@ -19,8 +19,14 @@ export type LocalProject = {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Reads `[project]` (default `.`, which must then hold a package.json too: a local command needs the project). */
-export const readLocalProject = async (dir: string | undefined): Promise<LocalProject> => {
+/**
+ * Reads `[project]` (default `.`, which must then hold a package.json too: a local command needs the project). As
+ * the platform's CLI does, `[project]` may also name the connector's `.ts` file: its folder is then the project, and
+ * that file the source compiled.
+ */
+export const readLocalProject = async (given: string | undefined): Promise<LocalProject> => {
+  const source = given?.endsWith('.ts') ? resolve(given) : undefined;
+  const dir = source === undefined ? given : dirname(source);
   const project = await readProject(dir ?? '.', true);
   if (project === undefined)
     throw new UsageError('no connector project; run the command in a project directory');
@@ -30,12 +36,14 @@ export const readLocalProject = async (dir: string | undefined): Promise<LocalPr
       `"main" in ${project.file} must name the built module (such as out/connector.js); fix package.json`,
     );
   }
-  const entry = join(project.dir, CONNECTOR_SOURCE);
+  const entry = source ?? join(project.dir, CONNECTOR_SOURCE);
   try {
     await access(entry);
   } catch {
     throw new UsageError(
-      `no ${CONNECTOR_SOURCE} in ${project.dir}; the local commands compile it (connector-cli new writes one)`,
+      source === undefined
+        ? `no ${CONNECTOR_SOURCE} in ${project.dir}; the local commands compile it (connector-cli new writes one)`
+        : `${given} does not exist; name the connector's .ts file, or its project folder`,
     );
   }
   const type = project.config.type;

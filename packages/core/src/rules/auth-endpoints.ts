@@ -40,6 +40,9 @@ export const assertHttpsEndpoints = (type: AuthType, data: unknown, allowHttp: b
   }
   const fields = Object.keys(errors);
   if (fields.length > 0) {
-    throw new ValidationError(`${fields.join(' and ')} must be https:// URLs.`, errors);
+    throw new ValidationError(
+      `${fields.join(' and ')} must be ${fields.length === 1 ? 'an https:// URL' : 'https:// URLs'}.`,
+      errors,
+    );
   }
 };
