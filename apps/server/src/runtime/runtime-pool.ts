@@ -311,7 +311,8 @@ export const createRuntimePool = (options: RuntimePoolOptions): RuntimePool => {
     job.sent.push(sent);
     fetch(message.request, controller.signal, (credentialsInjected) => {
       sent.sent = true;
-      sent.credentialsInjected = credentialsInjected;
+      // A redirect to another origin goes without them: the credentials went out if any hop carried them.
+      sent.credentialsInjected ||= credentialsInjected;
     }).then(
       (response) => {
         job.fetches.delete(message.fetchId);
