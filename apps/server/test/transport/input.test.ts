@@ -145,7 +145,7 @@ describe.each(backends)('transport input on $name', (backend) => {
       expect(JSON.parse(undecodable!.body.toString()).error.data.errors).toHaveProperty('input');
       expect(contractViolations(undecodable!)).toEqual([]);
     }
-    // Text that is not JSON is named too, in words of the platform's (not the JSON parser's); a refused token first.
+    // Text that is not JSON is named too, in words of the platform's (not the JSON parser's).
     const notJson = await sendRaw(s.tp.url, {
       method: 'GET',
       path: '/trpc/environments.list?input=notjson',
@@ -156,12 +156,6 @@ describe.each(backends)('transport input on $name', (backend) => {
       message: 'The query parameter input is not valid JSON.',
       data: { errors: { input: ['not valid JSON'] } },
     });
-    const unauthenticated = await sendRaw(s.tp.url, {
-      method: 'GET',
-      path: '/trpc/environments.list?input=%FF',
-      headers: { authorization: 'Bearer not-a-token' },
-    });
-    expect(unauthenticated?.status).toBe(401);
 
     for (const sub of ['auth0|a\u0000', 'auth0|\ud800']) {
       const bad = await s.tp.issuer.sign({ sub, roles: ['platform:read'] });

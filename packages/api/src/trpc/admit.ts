@@ -64,9 +64,8 @@ export const admitTrpc = (
       return;
     }
     if (req.method !== 'POST') {
-      // A refused token or role, or a procedure that does not exist, is tRPC's to answer first (401, 403, 404).
-      const judged = trpcProcedures(req.path).some((id) => !byId.has(id) || refused(id, locals));
-      next(judged ? undefined : malformedInput(req.query.input));
+      // tRPC parses a query's input before any procedure judges the token: a malformed one is 400 either way.
+      next(malformedInput(req.query.input));
       return;
     }
     // A procedure that does not exist is a path that does not exist (404), answered, as a refused token or role,
