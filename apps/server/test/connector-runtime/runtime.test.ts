@@ -294,6 +294,11 @@ describe.each((await testBackends()).slice(0, 1))(
         expectStatus(reply, 400);
         expect(Object.keys((reply.body as { errors: object }).errors), path).toEqual([field]);
       }
+      // data/model's body is all optional: a POST without any body runs it with none; one that needs a part does not.
+      expectStatus(await run(id, 'data/model'), 200);
+      const needsConfig = await run(id, 'data/page');
+      expectStatus(needsConfig, 400);
+      expect((needsConfig.body as { errors: object }).errors).toEqual({ body: ['required'] });
     });
 
     it('refuses a script that is not a module at publish and republish (422), runs nothing of a disabled one (409)', async () => {

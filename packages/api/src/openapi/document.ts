@@ -138,7 +138,7 @@ export const openApiDocument = (
       ...(body
         ? {
             requestBody: {
-              required: true,
+              required: !op.bodyOptional,
               ...(op.bodyDescription ? { description: op.bodyDescription } : {}),
               content: op.multipart
                 ? { 'multipart/form-data': multipartContent(op.multipart, toSchema) }

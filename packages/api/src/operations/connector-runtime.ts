@@ -169,6 +169,7 @@ export const connectorRuntimeOperations = [
     ...run,
     params: connectorParams,
     body: RunBody,
+    bodyOptional: true,
     response: ConnectorAnswer,
     status: 200,
     errors: runErrors,

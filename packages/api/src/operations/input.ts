@@ -15,6 +15,8 @@ export type RawRequest = {
   query: Record<string, unknown>;
   body: unknown;
   hasBody: boolean;
+  /** No body bytes at all: an operation whose every body field is optional then reads `{}`. */
+  bodyEmpty?: boolean;
   /** The body's raw text was scanned and can hold no U+0000 or surrogate: its strings need no walk. */
   bodyTextChecked?: boolean;
 };
@@ -112,12 +114,16 @@ export const parseInput = (operation: AnyOperation, raw: RawRequest): Record<str
     Object.assign(input, parsed.data);
   }
   if (operation.body) {
-    if (!raw.hasBody) {
+    // A POST without a body (`curl -X POST`, fetch without one) to a route whose body is all optional fields
+    // (data/model's `{usage?, options?, context?}`) means none of them; a body of another type is still refused.
+    const empty =
+      !raw.hasBody && raw.bodyEmpty && operation.bodyOptional ? operation.body.safeParse({}) : undefined;
+    if (!raw.hasBody && !empty?.success) {
       throw new ValidationError('A JSON request body is required (Content-Type: application/json).', {
         body: ['required'],
       });
     }
-    const parsed = operation.body.safeParse(raw.body);
+    const parsed = empty ?? operation.body.safeParse(raw.body);
     if (!parsed.success) {
       // Fields keep their own names (`clientId`, `authorizationServerMetadata.token_endpoint`).
       const named = bodyNames(fieldErrors(parsed.error, 'body', operation.describeUnknownKey));

@@ -53,6 +53,8 @@ export type Operation<I = unknown, O = unknown> = {
   readonly body?: z.ZodType;
   /** REST reads the body as `multipart/form-data` (the OpenAPI document states it so); tRPC takes `body`. */
   readonly multipart?: MultipartForm;
+  /** Every field of the body is optional: a request without any body reads as `{}` (the document says so). */
+  readonly bodyOptional?: boolean;
   /** Largest JSON body accepted, in bytes; default 1 MiB (docs/errors.md: over it, 413). */
   readonly bodyLimit?: number;
   /** Most JSON values (keys included) a body may hold; default 100,000 (docs/errors.md: over it, 413). */

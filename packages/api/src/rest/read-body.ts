@@ -32,7 +32,8 @@ export type ReadBodyOptions = {
 const SUSPECT_ESCAPE = /\\u(?:0000|d[89a-f]|00(?:5f|6f|70|72|74))|__proto__/i;
 
 export type JsonBody =
-  | { readonly present: false }
+  /** `empty`: the request carries no body bytes at all (no framing, or a length of 0). */
+  | { readonly present: false; readonly empty: boolean }
   | {
       readonly present: true;
       readonly value: unknown;
@@ -69,7 +70,8 @@ export const readJsonBody = (req: IncomingMessage, options: ReadBodyOptions): Pr
   const length = req.headers['content-length'];
   const hasBody =
     req.headers['transfer-encoding'] !== undefined || (length !== undefined && !Number.isNaN(Number(length)));
-  if (!hasBody || !isJson(contentType)) return Promise.resolve({ present: false });
+  if (!hasBody || !isJson(contentType))
+    return Promise.resolve({ present: false, empty: !hasBody || length === '0' });
   const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
     return Promise.reject(

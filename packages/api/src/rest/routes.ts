@@ -94,6 +94,7 @@ const jsonInput = async (
     query,
     body: body?.present ? body.value : undefined,
     hasBody: body?.present === true,
+    bodyEmpty: body?.present === false && body.empty,
     bodyTextChecked: body?.present === true && !body.mayHoldMalformedText,
   });
 };
