@@ -60,8 +60,11 @@ const answer =
         if (filter) return page([file('f-sunrise', 'Sunrise')]);
         if (first.pageToken === 'tok-2') return page([file('f-dusk', 'Dusk')]);
         if (first.collection === '/Photos')
-          return page([folder('d-summer', 'Summer', '/Photos/'), file('f-beach', 'Beach')]);
-        if (first.collection === '/Photos/Summer') return page([file('f-sea', 'Sea')]);
+          return page([folder('d-summer', 'Summer', '/Photos/Summer/'), file('f-beach', 'Beach')]);
+        if (first.collection === '/Photos/Summer/')
+          return page([folder('d-deep', 'Deep', '/Photos/Summer/Deep/'), file('f-sea', 'Sea')]);
+        if (first.collection === '/Photos/Summer/Deep/')
+          return page([file('f-shell', 'Shell'), file('gone', 'Lost'), file('locked', 'Locked')]);
         return page(
           [
             folder('d-photos', 'Photos', '/'),
@@ -78,6 +81,7 @@ const answer =
           logError: `detail of ${first}: no size given, 1 × 1 assumed`,
         };
       case 'download':
+        if (errors[first]) return errors[first];
         if (first === 'f-page') return { bytes: HTML, contentType: 'text/html; charset=utf-8' };
         if (first === 'f-vector') return { bytes: SVG, contentType: 'image/svg+xml' };
         return { bytes: PNG, contentType: 'image/png' };
@@ -219,7 +223,7 @@ describe.runIf(chromiumAvailable)('the console: Try it calls connectors as Studi
     expect(await panel.getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true);
   });
 
-  it('folders open with the collection built from relativePath and name; breadcrumbs go back', async () => {
+  it('folders open with the collection built from relativePath and name; breadcrumbs go back to the very collection', async () => {
     const panel = tab.getByRole('region', { name: 'Try Recorder media' });
     await panel.getByRole('button', { name: 'Run query' }).click();
     await expect.poll(() => names(panel)).toContain('Photos');
@@ -227,23 +231,48 @@ describe.runIf(chromiumAvailable)('the console: Try it calls connectors as Studi
     await grid(panel).getByRole('button', { name: 'Photos' }).click();
     await expect.poll(() => names(panel)).toEqual(['Summer', 'Beach']);
     await grid(panel).getByRole('button', { name: 'Summer' }).click();
-    await expect.poll(() => names(panel)).toEqual(['Sea']);
+    await expect.poll(() => names(panel)).toEqual(['Deep', 'Sea']);
+    await grid(panel).getByRole('button', { name: 'Deep' }).click();
+    await expect.poll(() => names(panel)).toEqual(['Shell', 'Lost', 'Locked']);
     const crumbs = panel.getByRole('navigation', { name: 'Breadcrumbs' });
-    expect(await crumbs.getByRole('listitem').allInnerTexts()).toEqual(['Home', 'Photos', 'Summer']);
+    expect(await crumbs.getByRole('listitem').allInnerTexts()).toEqual(['Home', 'Photos', 'Summer', 'Deep']);
     await screenshot(tab, '23-try-it-studio-folder');
+    // A picture that failed reads as Studio words it, with the status, the message and the fetch beside its tile.
+    for (const [name, words, status, message] of [
+      ['Lost', 'Asset is missing', 404, 'no such asset'],
+      ['Locked', 'Unauthorized', 401, 'token expired'],
+    ] as const) {
+      const tile = grid(panel)
+        .getByRole('listitem')
+        .filter({ has: tab.getByRole('button', { name, exact: true }) });
+      await expect.poll(() => tile.getByRole('button').innerText()).toContain(words);
+      const alert = tile.getByRole('alert');
+      expect(await alert.locator('strong').innerText()).toBe(words);
+      expect(await alert.innerText()).toContain(`status ${status}`);
+      expect(await alert.innerText()).toContain(message);
+      expect(await alert.getByRole('list', { name: 'Fetches of the failed call' }).innerText()).toContain(
+        `POST ${upstream.url}/call/download ${status}`,
+      );
+    }
+    // Back to Summer: the collection its opening sent ('/Photos/Summer/', its relativePath holding its name).
+    await crumbs.getByRole('button', { name: 'Summer' }).click();
+    await expect.poll(() => names(panel)).toEqual(['Deep', 'Sea']);
     await crumbs.getByRole('button', { name: 'Photos' }).click();
     await expect.poll(() => names(panel)).toEqual(['Summer', 'Beach']);
     await crumbs.getByRole('button', { name: 'Home' }).click();
     await expect.poll(() => names(panel)).toContain('Photos');
     expect(args('query').map(([options]) => options)).toEqual([
       browse([''])({ collection: '/Photos' }),
-      browse([''])({ collection: '/Photos/Summer' }),
+      browse([''])({ collection: '/Photos/Summer/' }),
+      browse([''])({ collection: '/Photos/Summer/Deep/' }),
+      browse([''])({ collection: '/Photos/Summer/' }),
       browse([''])({ collection: '/Photos' }),
       browse([''])({}),
     ]);
     // Folders are never downloaded.
-    expect(args('download').map(([id]) => id)).not.toContain('d-summer');
-    expect(args('download').map(([id]) => id)).not.toContain('d-photos');
+    for (const id of ['d-photos', 'd-summer', 'd-deep'])
+      expect(args('download').map(([at]) => at)).not.toContain(id);
+    expect(await seriousViolations(tab)).toEqual([]);
   });
 
   it('a search starts at the root with filter [term], leaving the folder and its breadcrumbs', async () => {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { type Downloaded, DownloadView, useDownloadUrl } from './DownloadView.tsx';
 import { FailureNote } from './FailureNote.tsx';
-import { CallFailure } from './failure.ts';
+import { CallFailure, studioWording } from './failure.ts';
 import { SvgFrame } from './SvgFrame.tsx';
 import {
   browseContext,
@@ -18,8 +18,10 @@ import type { Call } from './use-sandbox.ts';
 
 type Props = { call: Call; capabilities: MediaCapabilities; context: Record<string, unknown> };
 
-/** Where the browser is: the folder's path segments, the names of the folders opened to get there, a search. */
-type Place = { segments: string[]; crumbs: string[]; search: string };
+/** A folder opened on the way: its name, and the segments of the collection its opening sent. */
+type Crumb = { name: string; segments: string[] };
+/** Where the browser is: the folder's path segments, the folders opened to get there, a search. */
+type Place = { segments: string[]; crumbs: Crumb[]; search: string };
 type Page = { items: MediaItem[]; next: string; number: number };
 
 const ROOT: Place = { segments: [], crumbs: [], search: '' };
@@ -32,40 +34,73 @@ const fileName = (item: MediaItem) =>
     ? `${item.name}.${item.extension}`
     : item.name;
 
-/** A file of the grid: its `mediumres` picture, downloaded as Studio's media browser does. */
-const Picture = ({
-  item,
-  call,
-  context,
-}: {
-  item: MediaItem;
-  call: Call;
-  context: Record<string, unknown>;
-}) => {
+/** A file's `mediumres` picture, downloaded as Studio's media browser does: what it came to, or why it did not. */
+const usePicture = (item: MediaItem, call: Call, context: Record<string, unknown>) => {
   const [downloaded, setDownloaded] = useState<Downloaded>();
-  const [failed, setFailed] = useState(false);
+  const [failure, setFailure] = useState<unknown>();
   useEffect(() => {
     let gone = false;
     call('download', [item.id, 'mediumres', 'web', context]).then(
       (result) => {
         if (!gone) setDownloaded(binary(result));
       },
-      () => {
-        if (!gone) setFailed(true);
+      (error: unknown) => {
+        if (!gone) setFailure(error);
       },
     );
     return () => {
       gone = true;
     };
   }, [item.id, call, context]);
+  return { downloaded, failure };
+};
+
+const Picture = ({
+  item,
+  downloaded,
+  failure,
+}: {
+  item: MediaItem;
+  downloaded: Downloaded | undefined;
+  failure: unknown;
+}) => {
   const { display, url } = useDownloadUrl(downloaded);
-  if (failed) return <span className="thumb-empty">Unable to load</span>;
+  if (failure !== undefined) return <span className="thumb-empty">{studioWording(failure, 'media')}</span>;
   if (!downloaded || !url) return <span className="thumb-empty">Loading…</span>;
   if (display?.as === 'svg')
     return <SvgFrame bytes={downloaded.bytes} name={item.name} className="thumb-svg" decorative />;
   if (display?.as !== 'image')
     return <span className="thumb-empty">{downloaded.contentType || 'a file'}: not drawn here</span>;
   return <img src={url} alt="" />;
+};
+
+/**
+ * A file of the grid: its button (the picture, or Studio's words for why there is none) and, when its download failed,
+ * the status, the connector's message and the fetches beside it, as for any failed call.
+ */
+const FileTile = ({
+  item,
+  call,
+  context,
+  selected,
+  onOpen,
+}: {
+  item: MediaItem;
+  call: Call;
+  context: Record<string, unknown>;
+  selected: boolean;
+  onOpen: () => void;
+}) => {
+  const { downloaded, failure } = usePicture(item, call, context);
+  return (
+    <>
+      <button type="button" className="thumb" aria-label={item.name} aria-pressed={selected} onClick={onOpen}>
+        <Picture item={item} downloaded={downloaded} failure={failure} />
+        <span className="thumb-name">{item.name}</span>
+      </button>
+      {failure !== undefined && <FailureNote failure={failure} kind="media" />}
+    </>
+  );
 };
 
 /** A file's detail, and its downloads of each preview type and intent on request. */
@@ -254,12 +289,14 @@ export const MediaTry = ({ call, capabilities, context }: Props) => {
   const open = (item: MediaItem) => {
     if (isFolder(item)) {
       setSelected(undefined);
-      void load({ segments: segmentsOf(item), crumbs: [...place.crumbs, item.name], search: '' }, '', 1);
+      const segments = segmentsOf(item);
+      void load({ segments, crumbs: [...place.crumbs, { name: item.name, segments }], search: '' }, '', 1);
     } else setSelected(item);
   };
+  // Back to a folder opened on the way: the very collection its opening sent (depth 0 is the root).
   const back = (depth: number) =>
     void load(
-      { segments: place.segments.slice(0, depth), crumbs: place.crumbs.slice(0, depth), search: '' },
+      { segments: place.crumbs[depth - 1]?.segments ?? [], crumbs: place.crumbs.slice(0, depth), search: '' },
       '',
       1,
     );
@@ -291,7 +328,7 @@ export const MediaTry = ({ call, capabilities, context }: Props) => {
       {!place.search && place.crumbs.length > 0 && (
         <nav aria-label="Breadcrumbs" className="try-crumbs">
           <ol>
-            {['Home', ...place.crumbs].map((name, depth) => (
+            {['Home', ...place.crumbs.map((crumb) => crumb.name)].map((name, depth) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: a crumb is its depth; two folders may share a name.
               <li key={depth}>
                 {depth === place.crumbs.length ? (
@@ -316,22 +353,27 @@ export const MediaTry = ({ call, capabilities, context }: Props) => {
           <ul className="thumb-grid" aria-label="Query results">
             {page.items.map((item) => (
               <li key={`${item.id}-${item.name}`}>
-                <button
-                  type="button"
-                  className={isFolder(item) ? 'thumb folder' : 'thumb'}
-                  aria-label={item.name}
-                  aria-pressed={isFolder(item) ? undefined : selected?.id === item.id}
-                  onClick={() => open(item)}
-                >
-                  {isFolder(item) ? (
+                {isFolder(item) ? (
+                  <button
+                    type="button"
+                    className="thumb folder"
+                    aria-label={item.name}
+                    onClick={() => open(item)}
+                  >
                     <span className="thumb-folder" aria-hidden="true">
                       Folder
                     </span>
-                  ) : (
-                    <Picture item={item} call={call} context={context} />
-                  )}
-                  <span className="thumb-name">{item.name}</span>
-                </button>
+                    <span className="thumb-name">{item.name}</span>
+                  </button>
+                ) : (
+                  <FileTile
+                    item={item}
+                    call={call}
+                    context={context}
+                    selected={selected?.id === item.id}
+                    onOpen={() => open(item)}
+                  />
+                )}
               </li>
             ))}
           </ul>
