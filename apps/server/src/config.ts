@@ -289,9 +289,12 @@ export class ConfigError extends Error {
 }
 
 export const loadConfig = (env: Record<string, string | undefined> = process.env): Config => {
-  // An empty value is an unset one, for every variable: `RATE_LIMIT_PER_SECOND=` must not turn the limit off, nor
-  // `PORT=` pick a random port.
-  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
+  // An empty value is an unset one, for every variable, and so is one of blanks alone (a stray space after `=` in an
+  // env file): `RATE_LIMIT_PER_SECOND=` or `= ` must not turn the limit off (Number(' ') is 0), nor `PORT=` pick a
+  // random port.
+  const parsed = Env.safeParse(
+    Object.fromEntries(Object.entries(env).filter(([, value]) => value === undefined || value.trim() !== '')),
+  );
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const variable = String(issue?.path[0] ?? 'environment');

@@ -78,6 +78,10 @@ const banner = async (config: Config, platform: Platform): Promise<string> => {
     `  OpenAPI          ${platform.url}/openapi.json`,
     `  tRPC             ${platform.url}/trpc`,
     `  Metrics          ${platform.url}/metrics`,
+    // METRICS_PORT may be 0 (a free port): the banner is where its address is told.
+    ...(platform.metricsUrl
+      ? [`  Metrics, open    ${platform.metricsUrl}/metrics (no token; METRICS_PORT)`]
+      : []),
     `  Database         ${config.databaseUrl ? 'PostgreSQL' : `embedded PGlite in ${config.dataDir}`}${platform.demoLoaded ? ' (demo data loaded)' : ''}`,
   ];
   if (!config.authIssuer && config.devIssuer === 'off') {

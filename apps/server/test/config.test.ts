@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.ts';
 
 describe('the configuration', () => {
-  it('takes an empty value for an unset one: the default stays', () => {
-    const config = loadConfig({ RATE_LIMIT_PER_SECOND: '', PORT: '', HOST: '', LOG_LEVEL: '' });
+  it.each(['', ' ', '\t '])('takes a value of %j for an unset one: the default stays', (blank) => {
+    // Number(' ') is 0: a blank rate limit read as a number would turn the limit off, a blank port pick a random one.
+    const config = loadConfig({ RATE_LIMIT_PER_SECOND: blank, PORT: blank, HOST: blank, LOG_LEVEL: blank });
     expect(config.rateLimitPerSecond).toBe(200);
     expect(config.port).toBe(8080);
     expect(config.host).toBe('127.0.0.1');

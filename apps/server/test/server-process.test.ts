@@ -28,7 +28,14 @@ describe('the platform-server process', () => {
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'platform-process-'));
     child = spawn(process.execPath, [BIN, 'start'], {
-      env: { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '' },
+      env: {
+        ...process.env,
+        PORT: '0',
+        METRICS_PORT: '0',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+      },
     });
     child.stdout.on('data', (chunk) => {
       output += String(chunk);
@@ -57,6 +64,10 @@ describe('the platform-server process', () => {
     });
     expect(response.status).toBe(200);
     expect(((await response.json()) as unknown[]).length).toBeGreaterThan(0);
+    // METRICS_PORT=0 takes a free port: the banner tells which, and it answers without a token.
+    const metrics = /Metrics, open\s+(http:\/\/\S+\/metrics)/.exec(output)?.[1];
+    expect(metrics).toBeDefined();
+    expect((await fetch(metrics ?? '')).status).toBe(200);
   });
 
   it('mints development tokens the running server accepts', async () => {
