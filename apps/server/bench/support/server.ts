@@ -11,7 +11,9 @@ export type BenchServer = { url: string; pid: number; stop(): Promise<void> };
 /**
  * `platform-server start` as a user runs it (the built bin, configured by environment variables), in a process
  * of its own so that its CPU is its own and `--cpu-prof` can profile it (BENCH_CPU_PROF=folder). Its log lines go
- * to /dev/null, written as they would be to a terminal.
+ * to /dev/null, written as they would be to a terminal. BENCH_SERVER_BIN runs another build's bin instead (one whose
+ * imports resolve from a node_modules above it), so that a bench can weigh a change against the build before it,
+ * run after run, on the same machine.
  */
 export const startBenchServer = async (
   env: Record<string, string>,
@@ -26,7 +28,7 @@ export const startBenchServer = async (
   const node = [
     process.execPath,
     ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
-    options.bin ?? bin,
+    options.bin ?? process.env.BENCH_SERVER_BIN ?? bin,
     'start',
   ];
   const [command, ...args] =
