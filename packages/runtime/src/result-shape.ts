@@ -49,7 +49,7 @@ export const checkResult = (json: string): unknown => {
   return JSON.parse(json);
 };
 
-/** A result nested past the rule: told by its text, or by the sandbox when serializing it overflowed the stack. */
+/** A result nested past the rule: told by its text, or by the sandbox's walk before it serializes one far deeper. */
 export const tooDeep = (): RuntimeError =>
   new RuntimeError(
     'CONNECTOR_ERROR',

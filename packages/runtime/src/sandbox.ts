@@ -104,7 +104,7 @@ type Outcome = {
   value?: unknown;
   missing?: boolean;
   capability?: string;
-  /** The result overflowed the stack as the prelude serialized it: nested far past the rule. */
+  /** The prelude's walk found the result nested past the rule, before serializing it (which would overflow). */
   tooDeep?: boolean;
   error?: SandboxError | null;
 };

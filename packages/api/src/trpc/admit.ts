@@ -10,13 +10,6 @@ import { bodyReading } from '../rest/routes.ts';
 import { trpcProcedures } from './batch.ts';
 
 /**
- * Runs before tRPC's own handler, in the order of docs/errors.md: the token and role of every procedure a
- * mutation names are judged from the headers first. When one would be refused, the body is never read (each
- * call then answers its 401 or 403 and the connection closes); otherwise the body is read here under the limits of
- * the procedures it names (each operation's own, as REST reads its body; `limit` for one without; a batch the sum
- * of its calls'), with the same decoding and incremental parsing as REST, and handed to tRPC already parsed.
- */
-/**
  * A query's `input`, which tRPC reads from the URL itself: escapes that are not UTF-8 (`%ff`, an encoded lone
  * surrogate), which it would turn into U+FFFD, and text that is not JSON, which it would answer with the parser's own
  * words, are refused here by name, as any REST parameter is.
@@ -36,6 +29,13 @@ const malformedInput = (input: unknown): ValidationError | undefined => {
   }
 };
 
+/**
+ * Runs before tRPC's own handler, in the order of docs/errors.md: the token and role of every procedure a
+ * mutation names are judged from the headers first. When one would be refused, the body is never read (each
+ * call then answers its 401 or 403 and the connection closes); otherwise the body is read here under the limits of
+ * the procedures it names (each operation's own, as REST reads its body; `limit` for one without; a batch the sum
+ * of its calls'), with the same decoding and incremental parsing as REST, and handed to tRPC already parsed.
+ */
 export const admitTrpc = (
   operations: readonly (AnyOperation & { id: string })[],
   limit: number,
