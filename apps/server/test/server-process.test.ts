@@ -83,6 +83,18 @@ describe('the platform-server process', () => {
       headers: { authorization: `Bearer ${minted.stdout.trim()}` },
     });
     expect(response.status).toBe(200);
+    // A misspelt role grants nothing: the token is minted, and stderr says so and names the role meant.
+    const misspelt = await runBin(['token', '--sub', 'ops|cli', '--roles', 'platform:raed'], {
+      DATA_DIR: dataDir,
+    });
+    expect(misspelt.code).toBe(0);
+    expect(misspelt.stderr).toContain('platform:raed is no role of the platform');
+    expect(misspelt.stderr).toContain('did you mean platform:read?');
+    const misspeltReply = await fetch(`${url}/api/v1/subscriptions`, {
+      headers: { authorization: `Bearer ${misspelt.stdout.trim()}` },
+    });
+    expect(misspeltReply.status).toBe(403);
+    expect(minted.stderr).toBe('');
     const bad = await runBin(['token', '--sub', 'x', '--ttl', 'forever'], { DATA_DIR: dataDir });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--ttl');

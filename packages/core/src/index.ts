@@ -6,6 +6,7 @@ export * from './connectors/proxied-response-headers.ts';
 export * from './errors.ts';
 export * from './models/audit.ts';
 export * from './models/audit-actions.ts';
+export * from './models/closest-key.ts';
 export * from './models/data-file.ts';
 export * from './models/enums.ts';
 export * from './models/environment.ts';

@@ -1,5 +1,6 @@
 // The issuer alone, not the API's index: minting a token loads no HTTP stack, and the database only where the key is.
 import { createDevIssuer, type DevIssuer } from '@platform/api/dev-issuer';
+import { closestKey, TokenRole } from '@platform/core';
 import { type Config, loadConfig, publicUrlOf } from '../config.ts';
 import { readServerFile } from '../server-file.ts';
 import { UsageError } from './usage-error.ts';
@@ -53,6 +54,22 @@ export const serversIssuer = async (config: Config, issuer: string): Promise<Dev
   }
 };
 
+/**
+ * A role the platform does not know is minted all the same (a token may carry an identity provider's other roles,
+ * and a test may want one that grants nothing), but said on stderr: a misspelt role would otherwise show only as a
+ * 403 later.
+ */
+const warnOfUnknownRoles = (roles: readonly string[]): void => {
+  const known: readonly string[] = TokenRole.options;
+  for (const role of roles) {
+    if (known.includes(role)) continue;
+    const closest = closestKey(role, known);
+    process.stderr.write(
+      `warning: --roles ${role} is no role of the platform and grants nothing${closest ? ` (did you mean ${closest}?)` : ''}; the roles are ${known.join(', ')}.\n`,
+    );
+  }
+};
+
 /** `platform-server token --sub ID [--roles a,b] [--ttl 1h]`: a token of the development issuer. */
 export const token = async (options: { sub?: string; roles?: string; ttl?: string }): Promise<void> => {
   if (!options.sub)
@@ -73,6 +90,7 @@ export const token = async (options: { sub?: string; roles?: string; ttl?: strin
   }
   const roles = (options.roles ?? 'platform:read,platform:write').split(/[,\s]+/).filter((r) => r !== '');
   const ttlSeconds = parseTtl(options.ttl ?? '1h');
+  warnOfUnknownRoles(roles);
   // The issuer is the server's public URL: take the running server's when there is one (PORT may differ).
   const running = await readServerFile(config.dataDir);
   const issuer = running?.url ?? publicUrlOf(config, config.port);

@@ -33,6 +33,16 @@ export const SubscriptionRole = z.enum(['SubscriptionOwner', 'SubscriptionAdmin'
 export type SubscriptionRole = z.infer<typeof SubscriptionRole>;
 export const EnvironmentRole = z.enum(['EnvironmentAdmin', 'TemplateDesigner', 'ContentUser']);
 export type EnvironmentRole = z.infer<typeof EnvironmentRole>;
+/** The token roles that grant something (docs/authentication.md); any other role a token carries grants nothing. */
+export const TokenRole = z.enum([
+  'platform:read',
+  'platform:write',
+  'platform:admin',
+  'platform:ingest',
+  'connector:server',
+  'platform:metrics',
+]);
+export type TokenRole = z.infer<typeof TokenRole>;
 
 /** Order of environment types in every listing (docs/admin-api.md). */
 export const environmentTypeOrder: Record<EnvironmentType, number> = {
