@@ -274,6 +274,26 @@ describe.runIf(chromiumAvailable)('connector-cli debug in Chromium', () => {
       });
       expect(program.status).toBe(403);
       expect(api.seen.map((s) => s.url)).not.toContain('/x');
+      // The page's own relay: from this machine nothing is injected, and it says so; an unreachable target is named
+      // with the system's reason, as the platform's proxy words it.
+      const own = (url: string) =>
+        fetch(new URL('/relay', debug.url), {
+          method: 'POST',
+          headers: { origin: new URL(debug.url).origin, 'content-type': 'application/json' },
+          body: JSON.stringify({ url, method: 'GET', headers: {}, body: null }),
+        });
+      const relayed = await own(`${api.url}/dev/stand-in/data/products?limit=1`);
+      expect(relayed.status).toBe(200);
+      expect(await relayed.json()).toMatchObject({ status: 200, credentialsInjected: false });
+      const closed = createServer().listen(0, '127.0.0.1');
+      await once(closed, 'listening');
+      const closedPort = (closed.address() as AddressInfo).port;
+      closed.close();
+      const refused = await own(`http://127.0.0.1:${closedPort}/x`);
+      expect(refused.status).toBe(502);
+      expect(await refused.json()).toEqual({
+        error: `The target 127.0.0.1:${closedPort} could not be reached (ECONNREFUSED).`,
+      });
     } finally {
       await page.close();
       await debug.stop();
@@ -329,6 +349,19 @@ describe.runIf(chromiumAvailable)('connector-cli debug in Chromium', () => {
       expect(sent?.headers['x-grafx-proxy-external-method']).toBe('GET');
       expect(sent?.headers['x-grafx-proxy-external-authentication-source']).toBe('browser');
       expect(await page.content()).not.toContain(token);
+      // The proxy injects credentials server-side and does not say whether it did: the relay claims nothing.
+      const relayed = await fetch(new URL('/relay', debug.url), {
+        method: 'POST',
+        headers: { origin: new URL(debug.url).origin, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          url: 'https://catalogue.example.com/api/x',
+          method: 'GET',
+          headers: {},
+          body: null,
+        }),
+      });
+      expect(relayed.status).toBe(200);
+      expect(await relayed.json()).not.toHaveProperty('credentialsInjected');
     } finally {
       await page.close();
       await debug.stop();

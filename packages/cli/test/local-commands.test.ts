@@ -105,6 +105,24 @@ describe('connector-cli test', () => {
     );
   });
 
+  test('an assert without a response fetches for real: an unreachable target is named with the reason', async () => {
+    const dir = example('stand-in-data');
+    const closed = createServer().listen(0, '127.0.0.1');
+    await once(closed, 'listening');
+    const port = (closed.address() as AddressInfo).port;
+    closed.close();
+    const file = JSON.parse(readFileSync(join(dir, 'tests.json'), 'utf8'));
+    file.setup.runtime_options.baseUrl = `http://127.0.0.1:${port}/dev/stand-in`;
+    file.tests = [file.tests[0]];
+    file.tests[0].asserts.fetch[0].url = `http://127.0.0.1:${port}/dev/stand-in/data/products?limit=2`;
+    delete file.tests[0].asserts.fetch[0].response;
+    writeFileSync(join(dir, 'down.json'), JSON.stringify(file));
+    const result = await runCli(['test', dir, '-t', join(dir, 'down.json')]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`The target 127.0.0.1:${port} could not be reached (ECONNREFUSED).`);
+    expect(result.stdout).not.toContain('fetch failed: fetch failed');
+  });
+
   test("reads files written for the platform's CLI: no id, headers as an object, a description", async () => {
     const dir = example('stand-in-media');
     const file = JSON.parse(readFileSync(join(dir, 'tests.json'), 'utf8'));

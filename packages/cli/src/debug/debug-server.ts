@@ -134,11 +134,7 @@ export const startDebugServer = async (
           },
           AbortSignal.timeout(60_000),
         );
-        const answer: RelayResponse = {
-          ...response,
-          body: toBase64(response.body),
-          credentialsInjected: response.credentialsInjected ?? false,
-        };
+        const answer: RelayResponse = { ...response, body: toBase64(response.body) };
         return send(res, 200, 'application/json', JSON.stringify(answer));
       } catch (error) {
         const reason =

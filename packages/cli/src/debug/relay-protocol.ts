@@ -21,7 +21,11 @@ export type RelayResponse = {
   redirected: boolean;
   headers: Record<string, string>;
   body: string;
-  credentialsInjected: boolean;
+  /**
+   * Whether the request carried credentials it was not sent with: false from this machine (nothing is added), absent
+   * through the platform's proxy, which injects them server-side and does not say whether it did.
+   */
+  credentialsInjected?: boolean;
 };
 
 /** A relay failure the page shows as the fetch's error. */

@@ -22,16 +22,21 @@ const asProxied = (headers: Readonly<Record<string, string>>): Record<string, st
  * injected credentials, no CORS). Redirects are followed, failed or handed back as the fetch's `redirect` asks.
  */
 export const relayFetch: HostFetch = async (request, signal) => {
-  const response = await fetch(request.url, {
-    method: request.method,
-    headers: asProxied(request.headers),
-    body:
-      request.body === undefined || request.method === 'GET' || request.method === 'HEAD'
-        ? undefined
-        : (request.body as BodyInit),
-    redirect: request.redirect ?? 'follow',
-    signal,
-  });
+  let response: Response;
+  try {
+    response = await fetch(request.url, {
+      method: request.method,
+      headers: asProxied(request.headers),
+      body:
+        request.body === undefined || request.method === 'GET' || request.method === 'HEAD'
+          ? undefined
+          : (request.body as BodyInit),
+      redirect: request.redirect ?? 'follow',
+      signal,
+    });
+  } catch (error) {
+    throw signal.aborted ? error : unreachable(request.url, error);
+  }
   return {
     status: response.status,
     statusText: response.statusText,
@@ -39,5 +44,24 @@ export const relayFetch: HostFetch = async (request, signal) => {
     redirected: response.redirected,
     headers: Object.fromEntries(response.headers),
     body: new Uint8Array(await response.arrayBuffer()),
+    // Sent from this machine as the connector made it: nothing was added.
+    credentialsInjected: false,
   };
+};
+
+/**
+ * A failed fetch in the words of the platform's proxy (`The target host could not be reached (ECONNREFUSED).`):
+ * Node's own error says only `fetch failed`, its cause (the host and the system's code) one level down.
+ */
+const unreachable = (url: string, error: unknown): Error => {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+  const code = typeof cause?.code === 'string' ? cause.code : undefined;
+  const reason = code ?? (typeof cause?.message === 'string' ? cause.message : 'network error');
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    // Not a URL: named as the connector wrote it.
+  }
+  return new Error(`The target ${host} could not be reached (${reason}).`);
 };
