@@ -1,6 +1,6 @@
 import { testBackends } from '@platform/store/testing';
 import { describe, expect, it } from 'vitest';
-import { SUB_A, SUB_B, USERS } from '../support/fixture.ts';
+import { ENV_PROD, SUB_A, SUB_B, USERS } from '../support/fixture.ts';
 import { json, seededPlatform } from '../support/seeded.ts';
 
 const READ = ['platform:read'];
@@ -169,6 +169,23 @@ describe.each(await testBackends())('authentication and authorization on $name',
       await s.tp.call('/api/v1/environments', { token: contentUser }),
     );
     expect(envs.map((e) => e.technicalName)).toEqual(['acme-prod']);
+    // The subscription's detail lists the environments it may see, no other: nothing of one it cannot see shows.
+    const detail = await s.tp.call(`/api/v1/subscriptions/${SUB_A}`, { token: contentUser });
+    expect(detail.status).toBe(200);
+    const { environments } = await json<{ environments: { guid: string }[] }>(detail);
+    expect(environments.map((e) => e.guid)).toEqual([ENV_PROD]);
+    const trpc = await s.tp.call(
+      `/trpc/subscriptions.get?input=${encodeURIComponent(JSON.stringify({ subscriptionId: SUB_A }))}`,
+      { token: contentUser },
+    );
+    const viaTrpc = await json<{ result: { data: { environments: { guid: string }[] } } }>(trpc);
+    expect(viaTrpc.result.data.environments.map((e) => e.guid)).toEqual([ENV_PROD]);
+    // An owner still gets every one.
+    const owner = await s.tp.token(USERS.owner, READ);
+    const full = await json<{ environments: { guid: string }[] }>(
+      await s.tp.call(`/api/v1/subscriptions/${SUB_A}`, { token: owner }),
+    );
+    expect(full.environments).toHaveLength(4);
   });
 
   it('lets an operator see every subscription as an owner would', async () => {
