@@ -18,7 +18,7 @@ const LONG = process.env.FAULTS_LONG === '1';
 const SECRET = 'fault-client-secret-value';
 const FAILURE_MEMORY_MS = 5_000;
 
-type Mode = 'ok' | 'hang' | '500' | 'garbage' | 'html' | 'no-expiry' | 'reset';
+type Mode = 'ok' | 'hang' | '500' | 'garbage' | 'html' | 'no-expiry' | 'not-a-token' | 'reset' | 'switch';
 
 const listen = async (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
   const server = createServer(handler);
@@ -61,6 +61,13 @@ describe('the proxy against failing upstreams', () => {
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ access_token: 'no-expiry-token', token_type: 'Bearer' }));
           return;
+        case 'not-a-token':
+          // A token no header can carry: kept, it would fail every request it went with until it expired.
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({ access_token: 'A4\r\nX-Evil: 1', token_type: 'Bearer', expires_in: 3600 }),
+          );
+          return;
         case 'reset':
           req.socket.resetAndDestroy();
           return;
@@ -83,6 +90,11 @@ describe('the proxy against failing upstreams', () => {
       }
       if (state.target === 'hang') {
         setTimeout(() => req.socket.destroy(), 1_000);
+        return;
+      }
+      if (state.target === 'switch') {
+        // A protocol switch nobody asked for: no answer HTTP/1.1 allows here.
+        req.socket.end('HTTP/1.1 101 Switching Protocols\r\n\r\n');
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -149,7 +161,7 @@ describe('the proxy against failing upstreams', () => {
     'answers 502 naming the cause while the token endpoint hangs, fails, answers garbage, then succeeds once it heals',
     async () => {
       const details: Record<string, string> = {};
-      for (const mode of ['hang', '500', 'garbage', 'html', 'no-expiry', 'reset'] as const) {
+      for (const mode of ['hang', '500', 'garbage', 'html', 'no-expiry', 'not-a-token', 'reset'] as const) {
         state.token = mode;
         details[mode] = await expect502(mode);
         // A token endpoint's failure is remembered for 3 to 5 s (docs/connector-auth.md): the next mode is asked after.
@@ -157,6 +169,7 @@ describe('the proxy against failing upstreams', () => {
       }
       // Each failure says what went wrong, differently.
       expect(new Set(Object.values(details)).size).toBeGreaterThanOrEqual(4);
+      expect(details['not-a-token']).toMatch(/access_token that is not one.*nothing was kept/);
       state.token = 'ok';
       const healed = (await proxy())!;
       expect(healed.status, healed.body.toString()).toBe(200);
@@ -176,6 +189,14 @@ describe('the proxy against failing upstreams', () => {
         expect(contractViolations(reply, { allowedStatuses: [502, 504] })).toEqual([]);
       }
     }
+    // An answer that is not HTTP the proxy can read is named as such, not as a target it could not reach.
+    state.target = 'switch';
+    const switched = (await proxy('/items/switch'))!;
+    expect(switched.status).toBe(502);
+    expect(contractViolations(switched, { allowedStatuses: [502] })).toEqual([]);
+    expect(JSON.parse(switched.body.toString()).detail).toMatch(
+      /sent an answer the proxy cannot read: a switch of protocols \(101\)/,
+    );
     state.target = 'ok';
     const reply = (await proxy())!;
     expect(reply.status).toBe(200);

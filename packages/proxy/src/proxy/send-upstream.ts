@@ -156,7 +156,23 @@ const toUpstreamError = (error: unknown, url: URL, ctx: UpstreamContext): Error 
       'UPSTREAM_TIMEOUT',
     );
   }
+  const unreadable = unreadableAnswer(error);
+  if (unreadable)
+    return new UpstreamError(`The target ${url.host} sent an answer the proxy cannot read: ${unreadable}.`);
   return new UpstreamError(`The target ${url.host} could not be reached (${code || 'network error'}).`);
+};
+
+/**
+ * What was wrong with a target's answer that is not HTTP the proxy can read, in words a connector developer can act
+ * on; undefined for a failure to reach it. undici's parser names the fault itself (`Invalid header value char`); a 101
+ * the proxy never asked for fails one of undici's assertions, whose own text says nothing.
+ */
+const unreadableAnswer = (error: unknown): string | undefined => {
+  if (!(error instanceof Error)) return undefined;
+  if (error.name === 'HTTPParserError') return error.message;
+  if ((error as { code?: string }).code === 'ERR_ASSERTION')
+    return 'a switch of protocols (101) it did not ask for, or another answer HTTP/1.1 does not allow';
+  return undefined;
 };
 
 /**

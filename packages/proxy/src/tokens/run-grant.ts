@@ -34,6 +34,9 @@ const hostOf = (auth: OAuthConfig): string =>
  */
 export const maxTokenLifetimeSeconds = 365 * 24 * 60 * 60;
 
+/** RFC 6749 appendix A.12: `access-token = 1*VSCHAR`. */
+const ACCESS_TOKEN = /^[\x20-\x7e]+$/;
+
 /** See docs/connector-auth.md rule 5: `expires_in` is mandatory, although openid-client accepts a response without it. */
 const toTokenSet = (response: TokenEndpointResponse, host: string, previousRefresh?: string): TokenSet => {
   const expiresIn = response.expires_in;
@@ -45,6 +48,13 @@ const toTokenSet = (response: TokenEndpointResponse, host: string, previousRefre
   // openid-client takes DPoP tokens too; the proxy sends every token as `Bearer`, which such a token is not.
   if (response.token_type !== undefined && response.token_type.toLowerCase() !== 'bearer') {
     throw unusableTokenType(host);
+  }
+  // An access token is printable ASCII (RFC 6749 appendix A.12). Any other is refused here, before it is kept: as a
+  // header value it would fail every request it went with, each answered as the target's failure, until it expired.
+  if (!ACCESS_TOKEN.test(response.access_token)) {
+    throw new UpstreamError(
+      `The token endpoint ${host} sent an access_token that is not one: it must be printable ASCII (RFC 6749); nothing was kept.`,
+    );
   }
   return {
     accessToken: response.access_token,
