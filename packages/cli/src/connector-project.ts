@@ -53,10 +53,26 @@ const isFile = async (path: string): Promise<boolean> => {
   }
 };
 
+/** Whether `source` exists and was changed after `built` was written. */
+const isNewer = async (source: string, built: string): Promise<boolean> => {
+  try {
+    const [a, b] = await Promise.all([stat(source), stat(built)]);
+    return a.mtimeMs > b.mtimeMs;
+  } catch {
+    return false;
+  }
+};
+
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-export type ConnectorScript = { script: string; from: string; compiled: boolean };
+export type ConnectorScript = {
+  script: string;
+  from: string;
+  compiled: boolean;
+  /** The source changed after the build that is published (`connector.ts` newer than `main`): said, not refused. */
+  olderThan?: string | undefined;
+};
 
 /**
  * The script to publish: the built file `main` names (default `dist/index.js`) when it exists; else the
@@ -75,7 +91,10 @@ const readScript = async (project: ProjectPackage, entry: string | undefined): P
     const script = await readFile(join(project.dir, path), 'utf8');
     if (script.trim() === '')
       throw new UsageError(`the connector script ${path} is empty; build the connector first`);
-    return { script, from: path, compiled: false };
+    const olderThan = (await isNewer(join(project.dir, CONNECTOR_SOURCE), join(project.dir, path)))
+      ? CONNECTOR_SOURCE
+      : undefined;
+    return { script, from: path, compiled: false, olderThan };
   }
   const sources = [
     entry,
@@ -109,8 +128,11 @@ const runtimeOptions = (project: ProjectPackage, given: readonly string[] = []):
     }
     options[key] = pair.slice(eq + 1);
   }
+  // A required option given empty (`-ro KEY=`) is still missing, as the platform's CLI has it.
   const missing = Object.entries(options)
-    .filter(([, value]) => value === null)
+    .filter(
+      ([key, value]) => value === null || (value === '' && isRecord(declared) && declared[key] === null),
+    )
     .map(([key]) => key);
   if (missing.length > 0) {
     throw new UsageError(
@@ -121,7 +143,7 @@ const runtimeOptions = (project: ProjectPackage, given: readonly string[] = []):
 };
 
 /** The SDK version the project builds against, as the platform's CLI reports it in `apiVersion`. */
-const sdkVersion = async (project: ProjectPackage): Promise<string | undefined> => {
+export const installedSdkVersion = async (project: ProjectPackage): Promise<string | undefined> => {
   try {
     const file = join(project.dir, 'node_modules', '@chili-publish', 'studio-connectors', 'package.json');
     const version = (JSON.parse(await readFile(file, 'utf8')) as { version?: unknown }).version;
@@ -153,7 +175,7 @@ export const readConnectorProject = async (
     iconUrl: config.iconUrl,
     options,
     script: script.script,
-    apiVersion: config.apiVersion ?? (await sdkVersion(project)),
+    apiVersion: config.apiVersion ?? (await installedSdkVersion(project)),
     allowedDomains: overrides.allowedDomains ?? config.allowedDomains,
     proxyOptions,
     supportedAuth: config.supportedAuth,

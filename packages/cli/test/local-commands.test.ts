@@ -176,6 +176,17 @@ describe('build, info, stress and demo on a fresh `connector-cli new` project', 
       expect(info.code).toBe(0);
       const described = JSON.parse(info.stdout);
       expect(described).toMatchObject({ type, name: `Fresh ${type}`, options: {} });
+      // The platform CLI's keys, which scripts written for its `info -o` file read.
+      expect(Object.keys(described).slice(0, 7)).toEqual([
+        'apiVersion',
+        'capabilities',
+        'configurationOptions',
+        'type',
+        'logoUrl',
+        'supportedAuth',
+        'runtimeOptions',
+      ]);
+      expect(described.runtimeOptions).toEqual(described.options);
       expect(described.capabilities).toBeTypeOf('object');
       expect(Array.isArray(described.supportedAuth)).toBe(true);
       const written = join(dir, 'info.json');
@@ -189,6 +200,26 @@ describe('build, info, stress and demo on a fresh `connector-cli new` project', 
       expect(replay).toMatchObject({ code: 0, stderr: '1 of 1 tests passed\n' });
     },
   );
+
+  test("info: apiVersion is the project's installed SDK, logoUrl its config.iconUrl, as the platform's CLI writes them", async () => {
+    const dir = await fresh('media');
+    const json = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+    json.config = { ...json.config, iconUrl: 'https://cdn.example.com/logo.svg', options: { base: 'x' } };
+    writeFileSync(join(dir, 'package.json'), JSON.stringify(json));
+    const sdk = join(dir, 'node_modules', '@chili-publish', 'studio-connectors');
+    mkdirSync(sdk, { recursive: true });
+    writeFileSync(
+      join(sdk, 'package.json'),
+      JSON.stringify({ name: '@chili-publish/studio-connectors', version: '1.2.3' }),
+    );
+    const info = await runCli(['info', dir]);
+    expect(info.code, info.stderr).toBe(0);
+    expect(JSON.parse(info.stdout)).toMatchObject({
+      apiVersion: '1.2.3',
+      logoUrl: 'https://cdn.example.com/logo.svg',
+      runtimeOptions: { base: 'x' },
+    });
+  });
 
   test("takes the connector's .ts file for [project], as the platform's CLI does: its folder is the project", async () => {
     const dir = await fresh('data');

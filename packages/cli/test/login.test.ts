@@ -143,6 +143,13 @@ describe('login (OAuth device authorization grant)', () => {
     expect(missing.stderr).toBe(
       'error: missing required options --issuer <url> (or CONNECTOR_CLI_ISSUER), --client-id <id> (or CONNECTOR_CLI_CLIENT_ID); see connector-cli login --help\n',
     );
+    // The platform CLI's `login -t prod` runs unchanged: -t is taken (and checked) as by every other command.
+    const tenant = await runCli(['login', '-t', 'prod']);
+    expect(tenant.code).toBe(2);
+    expect(tenant.stderr).toBe(missing.stderr);
+    expect((await runCli(['login', '-t', 'moon'])).stderr).toBe(
+      'error: -t moon is not a tenant; use -t prod or -t dev, or leave it out\n',
+    );
     const insecure = await runCli([
       'login',
       '--issuer',

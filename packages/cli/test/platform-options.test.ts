@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { authData, connectorPackage, SECRETS } from './helpers/fixtures.ts';
@@ -97,6 +97,26 @@ describe('publish with the platform CLI options', () => {
     expect((server.requests.at(-1)!.json as Record<string, unknown>).name).toBe('Renamed');
   });
 
+  test('a build older than connector.ts is published with a warning that says to build first', async () => {
+    const dir = project(connectorPackage(), SOURCE);
+    const main = join(dir, connectorPackage().main);
+    mkdirSync(join(main, '..'), { recursive: true });
+    writeFileSync(main, 'export default class Old {}\n');
+    // connector.ts changed after the build.
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(dir, 'connector.ts'), later, later);
+    const stale = await runCli(['publish', dir, ...target()]);
+    expect(stale.code, stale.stderr).toBe(0);
+    expect(stale.stderr).toBe(
+      `warning: ${connectorPackage().main} is older than connector.ts, which changed since: publishing that older build; run connector-cli build first to publish the change\n`,
+    );
+    expect((server.requests.at(-1)!.json as Record<string, unknown>).script).toContain('class Old');
+    // Built after the change: nothing to say.
+    const earlier = new Date(Date.now() - 60_000);
+    utimesSync(join(dir, 'connector.ts'), earlier, earlier);
+    expect((await runCli(['publish', dir, ...target()])).stderr).toBe('');
+  });
+
   test('refuses bad options and sources before any request', async () => {
     const declared = project(withConfig({ options: { units: null } }), SOURCE);
     const broken = project(withConfig({ options: {} }), 'export default class {\n  oops(: void {}\n}\n');
@@ -115,6 +135,11 @@ describe('publish with the platform CLI options', () => {
       {
         name: 'required runtime option missing',
         args: () => ['publish', declared, ...target()],
+        stderr: /^error: config\.options of .* requires units; give -ro units=<value>$/m,
+      },
+      {
+        name: 'required runtime option given empty',
+        args: () => ['publish', declared, ...target(), '-ro', 'units='],
         stderr: /^error: config\.options of .* requires units; give -ro units=<value>$/m,
       },
       {

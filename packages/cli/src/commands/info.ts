@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { installedSdkVersion } from '../connector-project.ts';
 import type { Context } from '../context.ts';
 import { compileLocal, readLocalProject } from '../local/local-project.ts';
 import { logErrorLines } from '../local/log-errors.ts';
@@ -20,16 +21,22 @@ export const projectInfo = async (ctx: Context, dir: string | undefined, options
     const configurationOptions = jsonOf(await callLocal(sandbox, 'getConfigurationOptions', []));
     const { config, json } = local.project;
     const { sdkVersion } = await import('@platform/runtime');
+    const declared = config.options ?? {};
+    // The platform CLI's keys first (apiVersion, logoUrl and runtimeOptions included: scripts written for its
+    // `info -o` file read them), then this CLI's own.
     const info = {
+      apiVersion: (await installedSdkVersion(local.project)) ?? null,
+      capabilities,
+      configurationOptions,
+      type: local.type,
+      logoUrl: config.iconUrl ?? null,
+      supportedAuth: config.supportedAuth ?? null,
+      runtimeOptions: declared,
       name: config.connectorName ?? config.name ?? json.name,
       version: json.version,
-      type: local.type,
-      capabilities,
       methods: methodsRun(local.type, capabilities),
       sdkVersion,
-      configurationOptions,
-      options: config.options ?? {},
-      supportedAuth: config.supportedAuth ?? null,
+      options: declared,
     };
     const text = JSON.stringify(info, null, 2);
     if (options.out === undefined) {
@@ -64,7 +71,7 @@ export const registerInfo = (program: Command, run: RunAction) =>
     .command('info')
     .summary("print the connector's type, capabilities, configuration options and supported authorization")
     .description(
-      'Run getCapabilities() and getConfigurationOptions() in the platform runtime and print them with the type, the methods the platform runs (upload and getPageItemById only where the capabilities say upload and dataSourceVariable), the connector SDK version the runtime implements, and config.options and config.supportedAuth of package.json, as JSON.',
+      "Run getCapabilities() and getConfigurationOptions() in the platform runtime and print them as JSON: the platform CLI's keys (apiVersion: the project's installed SDK version; capabilities; configurationOptions; type; logoUrl: config.iconUrl; supportedAuth; runtimeOptions: config.options), then name, version, the methods the platform runs (upload and getPageItemById only where the capabilities say upload and dataSourceVariable), sdkVersion (the SDK version the runtime implements) and options (config.options again).",
     )
     .argument('[project]', 'the connector project directory (default .)')
     .option('-o, --out <file>', 'write the JSON to this file instead of stdout')

@@ -2,12 +2,12 @@ import type { Command } from 'commander';
 import * as oidc from 'openid-client';
 import type { Context } from '../context.ts';
 import { CliError, UsageError } from '../errors.ts';
-import { requireOptions } from '../options.ts';
+import { addTenantOption, checkTenant, requireOptions } from '../options.ts';
 import { sessionPath, writeSession } from '../session.ts';
 import { isLoopbackHost } from '../target.ts';
 import type { RunAction } from './action.ts';
 
-type LoginOptions = { issuer?: string; clientId?: string; scope?: string };
+type LoginOptions = { issuer?: string; clientId?: string; scope?: string; tenant?: string | true };
 
 export const DEFAULT_SCOPE = 'openid offline_access platform:read platform:write';
 
@@ -38,6 +38,7 @@ const reasonOf = (error: unknown): string => (error instanceof Error ? error.mes
  * so the user approves the printed code on any device, and the CLI polls for the tokens.
  */
 export const login = async (ctx: Context, options: LoginOptions) => {
+  checkTenant(options.tenant);
   const issuerValue = options.issuer ?? ctx.env.issuer;
   const clientId = options.clientId ?? ctx.env.clientId;
   requireOptions('login', [
@@ -124,8 +125,7 @@ export const login = async (ctx: Context, options: LoginOptions) => {
 };
 
 export const registerLogin = (program: Command, run: RunAction) =>
-  program
-    .command('login')
+  addTenantOption(program.command('login'))
     .summary('sign in with the OAuth device flow and save the session')
     .description(
       'Sign in at an OpenID issuer with the OAuth 2.0 device authorization grant. The session is saved in $XDG_CONFIG_HOME/connector-cli/session.json (default ~/.config/...), readable only by you; other commands use it when neither --token nor CONNECTOR_CLI_TOKEN is given.',

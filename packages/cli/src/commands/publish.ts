@@ -79,6 +79,12 @@ export const publish = async (ctx: Context, project: string | undefined, options
     forwardedHeaders: options['proxyOption.forwardedHeaders'],
     entry,
   });
+  if (script.olderThan !== undefined) {
+    // The platform's CLI compiles the source on every publish: one switching from it would not expect the old build.
+    ctx.out.note(
+      `warning: ${script.from} is older than ${script.olderThan}, which changed since: publishing that older build; run connector-cli build first to publish the change`,
+    );
+  }
   const republish = options.connectorId !== undefined;
   const connectors = `${target.environmentApi}/connectors`;
   const size = Buffer.byteLength(body.script);

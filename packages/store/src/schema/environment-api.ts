@@ -45,7 +45,11 @@ export const connectors = pgTable(
   (t) => [index('connectors_environment').on(t.environmentId)],
 );
 
-/** Every auth change takes a new revision from here, so no token cached for an earlier configuration matches again. */
+/**
+ * Every auth change takes a new revision from here: a refresh token is presented only under the revision it was
+ * obtained under, and leases and failures are per revision. The access token cached before a change stays in use
+ * until it expires or the target refuses it (docs/connector-auth.md rule 4).
+ */
 export const authRevisions = pgSequence('connector_auth_revision');
 
 /** One authorization per connector and usage (docs/connector-auth.md rules 2 and 3). */
