@@ -131,6 +131,19 @@ describe('the platform-server process', () => {
     expect(unparsed.code).toBe(1);
     expect(unparsed.stderr).toMatch(/is not valid JSON: .*Nothing was imported\./);
 
+    // A file that holds nothing imports nothing, and does not count as the import that replaces the demo data.
+    const empty = join(dataDir, 'empty.json');
+    await writeFile(empty, '{}');
+    expect((await runBin(['import', empty], { DATA_DIR: dataDir })).code).toBe(0);
+    const demoUser = await runBin(['token', '--sub', 'auth0|alice.cohen0', '--roles', 'platform:read'], {
+      DATA_DIR: dataDir,
+    });
+    const serverUrl = /Platform API\s+(http:\/\/\S+)\/api\/v1\/info/.exec(output)?.[1];
+    const stillDemo = await fetch(`${serverUrl}/api/v1/subscriptions`, {
+      headers: { authorization: `Bearer ${demoUser.stdout.trim()}` },
+    });
+    expect(((await stillDemo.json()) as unknown[]).length).toBeGreaterThan(0);
+
     const good = join(dataDir, 'good.json');
     await writeFile(
       good,

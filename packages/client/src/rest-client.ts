@@ -80,6 +80,20 @@ const formOf = (field: string, body: unknown): FormData => {
   return form;
 };
 
+/**
+ * A path parameter as one segment. A segment of `.` or `..` alone (an external media id may be one) cannot be sent:
+ * the URL resolves it away however its dots are escaped (`%2E` included), and the request would reach another path.
+ * It is refused before anything is sent; the tRPC client carries such a value in its input.
+ */
+const pathSegment = (name: string, value: string): string => {
+  const encoded = encodeURIComponent(value);
+  if (encoded === '.' || encoded === '..')
+    throw new RangeError(
+      `${name} "${value}" cannot be sent in a URL path (a URL resolves "." and ".." segments away); use the tRPC client for it`,
+    );
+  return encoded;
+};
+
 /** A typed REST client over `fetch`; error answers throw {@link PlatformApiError} with their ProblemDetails. */
 export const createRestClient = (options: RestClientOptions): RestClient => {
   const base = options.baseUrl.replace(/\/$/, '');
@@ -87,7 +101,7 @@ export const createRestClient = (options: RestClientOptions): RestClient => {
     const route = restRoutes[id];
     const values = (input ?? {}) as Record<string, unknown>;
     const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-      encodeURIComponent(String(values[name])),
+      pathSegment(name, String(values[name])),
     );
     const query = new URLSearchParams();
     for (const name of route.query as readonly string[]) {

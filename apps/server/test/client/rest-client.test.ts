@@ -36,7 +36,16 @@ describe.each(await testBackends())('the REST client of @platform/client on $nam
   });
 
   it('sends bodies and reads empty answers', async () => {
-    const rest = createRestClient({ baseUrl: s.tp.url, token: await s.tp.token(USERS.owner) });
+    const token = await s.tp.token(USERS.owner);
+    const server: string[] = [];
+    const rest = createRestClient({
+      baseUrl: s.tp.url,
+      token,
+      fetch: (url, init) => {
+        server.push(String(url));
+        return fetch(url, init);
+      },
+    });
     expect(
       await rest.idpDomains.set({ subscriptionId: SUB_A, body: ['Example.com.', 'partner.example'] }),
     ).toBeUndefined();
@@ -44,6 +53,22 @@ describe.each(await testBackends())('the REST client of @platform/client on $nam
     const tag = await rest.tags.create({ environment: ENV_PROD, body: { name: 'From the client' } });
     expect((await rest.tags.list({ environment: ENV_PROD })).data).toContainEqual(tag);
     expect(await rest.tags.delete({ environment: ENV_PROD, tagId: tag.id })).toBeUndefined();
+    // A path parameter of '.' or '..' (an external media id may be one) cannot travel in a URL path, whose dot
+    // segments every URL resolves away: refused before anything is sent, naming the parameter, while tRPC carries it.
+    const trpc = createPlatformClient(s.tp.url, () => token);
+    const { subjectTypes } = await rest.vision.get({ environment: ENV_PROD });
+    const subjectTypeId = subjectTypes[0]!.id;
+    const body = { subjectTypes: [{ id: subjectTypeId, assigned: true }] };
+    for (const externalMediaId of ['.', '..']) {
+      const sent = server.length;
+      await expect(
+        rest.externalMedia.updateSubjectTypes({ environment: ENV_PROD, externalMediaId, body }),
+      ).rejects.toThrow(`externalMediaId "${externalMediaId}" cannot be sent in a URL path`);
+      expect(server.length).toBe(sent);
+      expect(
+        await trpc.externalMedia.updateSubjectTypes.mutate({ environment: ENV_PROD, externalMediaId, body }),
+      ).toMatchObject({ id: externalMediaId });
+    }
   });
 
   it('throws PlatformApiError carrying the ProblemDetails', async () => {

@@ -82,7 +82,8 @@ export const importDataFile = async (
   });
   const { newEnvironments, auditAdded } = await database.withAdvisoryLock('platform:import', () =>
     database.db.transaction(async (tx) => {
-      if (!options.demo) await removeDemoDataIfPresent(tx);
+      // A file that holds nothing changes nothing: it does not count as the import that replaces the demo data.
+      if (!options.demo && total + file.auditEntries.length > 0) await removeDemoDataIfPresent(tx);
       const stored = await loadStoredState(tx, memberUserIds);
       const checked = await checkReferences(plan, stored);
       if (Object.keys(checked.errors).length > 0) throw rejected(checked.errors);
