@@ -378,6 +378,13 @@ export type Template = {
   LastModifiedContentUtc: string;
 };
 export type TokenEndpointAuthMethod = 'client_secret_basic' | 'client_secret_post';
+export type TokenRole =
+  | 'platform:read'
+  | 'platform:write'
+  | 'platform:admin'
+  | 'platform:ingest'
+  | 'connector:server'
+  | 'platform:metrics';
 export type UserModel = {
   id: string;
   email: string;
@@ -547,7 +554,7 @@ export type AppRouter = TRPCBuiltRouter<
     };
     tags: {
       list: TRPCQueryProcedure<{
-        input: { environment: string; limit?: string; nextPageToken?: string };
+        input: { environment: string; limit?: string | number; nextPageToken?: string };
         output: { data: TagRef[] } | { data: TagRef[]; pageSize: number; links: { nextPage: null | string } };
         meta: object;
       }>;
@@ -723,7 +730,7 @@ export type AppRouter = TRPCBuiltRouter<
               action?: string;
               from?: string;
               to?: string;
-              limit?: string;
+              limit?: string | number;
               nextPageToken?: string;
             };
         output: AuditPage;
@@ -854,7 +861,7 @@ export type AppRouter = TRPCBuiltRouter<
           environment: string;
           search?: string;
           tagId?: string;
-          limit?: string;
+          limit?: string | number;
           nextPageToken?: string;
         };
         output: { data: Template[]; pageSize: number; links: { nextPage: null | string } };
@@ -1069,7 +1076,7 @@ export type AppRouter = TRPCBuiltRouter<
         meta: object;
       }>;
       activity: TRPCQueryProcedure<{
-        input: { environment: string; connectorId: string; limit?: string };
+        input: { environment: string; connectorId: string; limit?: string | number };
         output: unknown;
         meta: object;
       }>;

@@ -39,9 +39,11 @@ describe.each((await testBackends()).slice(0, 1))('browser hardening on $name', 
 
   it('answers OPTIONS without a token 405 with Allow, as ProblemDetails, never 200', async () => {
     for (const [path, allow] of [
-      ['/api/v1/subscriptions', 'GET'],
-      ['/api/v1/info', 'GET'],
-      ['/grafx/api/v1/environment/acme-prod/connectors', 'GET, POST'],
+      // A GET route answers HEAD too, so Allow names it.
+      ['/api/v1/subscriptions', 'GET, HEAD'],
+      ['/api/v1/info', 'GET, HEAD'],
+      ['/grafx/api/v1/environment/acme-prod/connectors', 'GET, HEAD, POST'],
+      ['/api/v1/render-events', 'POST'],
     ] as const) {
       const answer = await tp.call(path, { method: 'OPTIONS' });
       expect(answer.status, path).toBe(405);

@@ -26,14 +26,14 @@ describe.each(await testBackends())('errors and the tRPC transport on $name', (b
     });
     const wrong = await s.tp.call(`/api/v1/subscriptions/${SUB_A}`, { method: 'POST', token: await token() });
     expect(wrong.status).toBe(405);
-    expect(wrong.headers.get('allow')).toBe('GET');
+    expect(wrong.headers.get('allow')).toBe('GET, HEAD');
     expect(await json<Problem>(wrong)).toMatchObject({ status: 405 });
     // The documents and /metrics are paths too: another method there is a 405, not a 404.
     for (const path of ['/metrics', '/openapi.json', '/docs']) {
       for (const method of ['POST', 'DELETE']) {
         const refused = await s.tp.call(path, { method, token: await token() });
         expect(refused.status, `${method} ${path}`).toBe(405);
-        expect(refused.headers.get('allow'), `${method} ${path}`).toBe('GET');
+        expect(refused.headers.get('allow'), `${method} ${path}`).toBe('GET, HEAD');
       }
     }
   });

@@ -176,6 +176,33 @@ describe.each(await testBackends())('templates and tags on $name', (backend) => 
     expect(pages).toBe(2);
     expect(seen).toEqual(['Alpha', 'Bravo', 'alpha', 'charlie', 'delta', 'echo']);
 
+    // tRPC's input is JSON: a page size there is a number (or, as in the query string, text).
+    for (const limit of [4, '4']) {
+      const input = encodeURIComponent(JSON.stringify({ environment: 'acme-sandbox', limit }));
+      const viaTrpc = await call<{ result: { data: Page } }>(
+        'GET',
+        `/trpc/templates.list?input=${input}`,
+        owner,
+      );
+      expect(viaTrpc.status, viaTrpc.text).toBe(200);
+      expect(viaTrpc.body.result.data.data.map((t) => t.name)).toEqual([
+        'Alpha',
+        'Bravo',
+        'alpha',
+        'charlie',
+      ]);
+    }
+    for (const limit of [0, 101, 2.5, true]) {
+      const input = encodeURIComponent(JSON.stringify({ environment: 'acme-sandbox', limit }));
+      const refused = await call<{ error: { data: { errors: Record<string, string[]> } } }>(
+        'GET',
+        `/trpc/templates.list?input=${input}`,
+        owner,
+      );
+      expect(refused.status, String(limit)).toBe(400);
+      expect(refused.body.error.data.errors.limit, String(limit)).toEqual(['an integer from 1 to 100']);
+    }
+
     const all = await call<Page>('GET', `${sandbox}/templates`, owner);
     expect(all.body.pageSize).toBe(25);
     expect(all.body.links.nextPage).toBeNull();

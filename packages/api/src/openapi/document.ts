@@ -59,7 +59,7 @@ const QUERY_EXAMPLES: Record<string, unknown> = {
   endDate: '2026-06-30',
   environmentName: 'prod',
   search: 'flyer',
-  limit: '25',
+  limit: 25,
 };
 
 /**

@@ -2,10 +2,8 @@ import { AuditPage } from '@platform/core';
 import { z } from 'zod';
 import { listAudit } from '../services/audit/list.ts';
 import { DEFAULT_AUDIT_PAGE, MAX_AUDIT_PAGE } from '../services/audit/schemas.ts';
-import { singleQueryValue } from './input.ts';
+import { pageLimit, singleQueryValue } from './input.ts';
 import { defineOperation } from './operation.ts';
-
-const pageSize = `an integer from 1 to ${MAX_AUDIT_PAGE}`;
 
 const instant = (name: string) =>
   singleQueryValue()
@@ -34,12 +32,9 @@ const auditQuery = z.object({
     .describe('Only this action, such as `connector.auth.set` (docs/audit.md lists them).'),
   from: instant('after'),
   to: instant('before'),
-  limit: singleQueryValue()
-    .regex(/^[0-9]{1,3}$/, pageSize)
-    .transform(Number)
-    .pipe(z.int().min(1, pageSize).max(MAX_AUDIT_PAGE, pageSize))
-    .optional()
-    .describe(`Page size, 1 to ${MAX_AUDIT_PAGE}; default ${DEFAULT_AUDIT_PAGE}.`),
+  limit: pageLimit(MAX_AUDIT_PAGE).describe(
+    `Page size, 1 to ${MAX_AUDIT_PAGE}; default ${DEFAULT_AUDIT_PAGE}.`,
+  ),
   nextPageToken: singleQueryValue()
     .max(2048)
     .optional()

@@ -12,7 +12,6 @@ import {
 } from '../services/connector-runtime/run-methods.ts';
 import {
   ActivityList,
-  ActivityQuery,
   Capabilities,
   ConnectorAnswer,
   DataItemBody,
@@ -27,6 +26,7 @@ import {
   UPLOAD_MAX_FILES,
   UPLOAD_TOTAL_MAX_BYTES,
 } from '../services/connector-runtime/schemas.ts';
+import { pageLimit } from './input.ts';
 import { defineOperation } from './operation.ts';
 
 const BASE = '/grafx/api/v1/environment/{environment}/connectors/{connectorId}';
@@ -186,7 +186,7 @@ export const connectorRuntimeOperations = [
     malformedParams: 404,
     tag: 'Connector runtime',
     params: connectorParams,
-    query: ActivityQuery,
+    query: z.object({ limit: pageLimit(1000).describe('Most entries, 1 to 1000; default 100.') }),
     response: ActivityList,
     status: 200,
     errors: [400, 404],

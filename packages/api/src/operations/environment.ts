@@ -62,7 +62,7 @@ import { listTemplates } from '../services/templates/list.ts';
 import { setTemplateTags } from '../services/templates/set-tags.ts';
 import { updateTemplate } from '../services/templates/update.ts';
 import { getVision } from '../services/vision/get.ts';
-import { GIVEN_ONCE, singleQueryValue } from './input.ts';
+import { GIVEN_ONCE, pageLimit, singleQueryValue } from './input.ts';
 import { defineOperation } from './operation.ts';
 
 /** The environment API (docs/environment-api.md). */
@@ -107,12 +107,7 @@ const templateQuery = z.object({
     .meta({ format: 'uuid' })
     .optional()
     .describe('Only templates carrying this tag (404 when the value is not a tag id at all).'),
-  limit: singleQueryValue()
-    .regex(/^[0-9]{1,3}$/, 'an integer from 1 to 100')
-    .transform(Number)
-    .pipe(z.int().min(1, 'an integer from 1 to 100').max(100, 'an integer from 1 to 100'))
-    .optional()
-    .describe('Page size, 1 to 100; default 25.'),
+  limit: pageLimit(100).describe('Page size, 1 to 100; default 25.'),
   nextPageToken: singleQueryValue()
     .max(2048)
     .optional()

@@ -153,3 +153,20 @@ export const singleQueryValue = () =>
  * them after visibility (the render query's `groupBy`): the document marks them required all the same.
  */
 export const checkedByService = new WeakSet<z.ZodType>();
+
+/**
+ * A page size, 1 to `max`: text in a query string, and a number too in tRPC's JSON input, where a page size naturally
+ * is one. The document states the integer, not the two forms it is read from.
+ */
+export const pageLimit = (max: number) => {
+  const message = `an integer from 1 to ${max}`;
+  return z
+    .union([z.int().transform(String), singleQueryValue()], {
+      error: (issue) => (Array.isArray(issue.input) ? GIVEN_ONCE : message),
+    })
+    .pipe(z.string().regex(/^[0-9]{1,4}$/, message))
+    .transform(Number)
+    .pipe(z.int().min(1, message).max(max, message))
+    .optional()
+    .meta({ anyOf: undefined, type: 'integer', minimum: 1, maximum: max });
+};

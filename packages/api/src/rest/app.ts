@@ -108,7 +108,11 @@ const expressApp = (options: AppOptions, limit: RequestHandler, budget: RequestH
       next(new NotFoundError(`No endpoint at ${req.method} ${req.path}.`));
       return;
     }
-    res.set('Allow', [...new Set(allowed)].join(', '));
+    // A GET route answers HEAD too (Express): Allow lists every method the path takes (RFC 9110 §10.2.1).
+    const methods = allowed.includes('GET')
+      ? ['GET', 'HEAD', ...allowed.filter((m) => m !== 'GET')]
+      : allowed;
+    res.set('Allow', [...new Set(methods)].join(', '));
     next(
       new ServiceError(
         'METHOD_NOT_ALLOWED',

@@ -127,16 +127,6 @@ export const DownloadAnswer = z
   .object({ contentType: z.string(), base64: z.string() })
   .describe('REST answers the bytes themselves with the upstream content type; tRPC this object.');
 
-export const ActivityQuery = z.object({
-  limit: z
-    .string()
-    .regex(/^[0-9]{1,4}$/, 'an integer from 1 to 1000')
-    .transform(Number)
-    .pipe(z.int().min(1, 'an integer from 1 to 1000').max(1000, 'an integer from 1 to 1000'))
-    .optional()
-    .describe('Most entries, 1 to 1000; default 100.'),
-});
-
 export const ActivityFetch = z.object({
   method: z.string(),
   url: z

@@ -82,12 +82,16 @@ describe.each(backends)('subscription services on $name', (backend) => {
         maxSpaces: null,
         experienceExtensions: { isPartnerEnabled: null },
       });
-      expect(model.environments.map((env) => env.name)).toEqual([
+      // Carol holds roles on two environments only: the others are not hers to learn of.
+      expect(model.environments.map((env) => env.name)).toEqual(['Acme Production', 'Acme Dev']);
+      const owners = await getSubscription(as('auth0|alice'), { subscriptionId: SUB_ACME });
+      expect(owners.environments.map((env) => env.name)).toEqual([
         'Acme Brand',
         'Acme Production',
         'Acme Sandbox',
         'Acme Dev',
       ]);
+      expect({ ...owners, environments: [] }).toEqual({ ...model, environments: [] });
       expect(model.licenses).toEqual([
         { id: 'LIC-1', coresTotal: 8, coresUsed: 2, url: null, licenseType: 'Production' },
         { id: 'LIC-2', coresTotal: null, coresUsed: 0, url: 'https://licenses.example/2' },
