@@ -62,7 +62,11 @@ const serverError = (status: number, data: unknown): ServerError => {
   const problem = parsed.success && typeof data === 'object' ? parsed.data : undefined;
   const detail = problem?.detail ?? `the server answered ${status} ${statusTitle(status)}`;
   // The server's words say what is wrong; the fix for the statuses a command meets most is added to them.
-  const hint = HINTS[status] ?? (status >= 500 ? HINTS[500] : undefined);
+  // The server has no such path at all (not a connector it cannot find): the path of -b is the likely fault.
+  const noEndpoint = status === 404 && problem?.detail?.startsWith('No endpoint at ') === true;
+  const hint = noEndpoint
+    ? 'check the path of -b: it is where the environment API begins, such as https://<host>/grafx'
+    : (HINTS[status] ?? (status >= 500 ? HINTS[500] : undefined));
   const message = hint ? `${detail.replace(/\.$/, '')}; ${hint}` : detail;
   const details = [`HTTP ${status} ${statusTitle(status)}`];
   if (problem !== undefined) details.push(JSON.stringify(problem, null, 2));

@@ -197,8 +197,11 @@ export const readConnectorProject = async (
         `${optionOf[name]}${at}: ${what}; fix the command line (see connector-cli publish --help)`,
       );
     }
+    // Where a command-line option can give the field instead (the platform's own projects pass
+    // --proxyOption.allowedDomains), the fix names it too.
+    const orOption = optionOf[name] === undefined ? '' : ` or give ${optionOf[name]}`;
     throw new UsageError(
-      `${sourceOf[name] ?? name}${at} in ${project.file}: ${what}; fix package.json (see connector-cli publish --help)`,
+      `${sourceOf[name] ?? name}${at} in ${project.file}: ${what}; fix package.json${orOption} (see connector-cli publish --help)`,
     );
   }
   return { body: parsed.data, script };

@@ -138,6 +138,15 @@ describe('publish with the platform CLI options', () => {
         stderr: /^error: config\.options of .* requires units; give -ro units=<value>$/m,
       },
       {
+        name: 'no allowedDomains: package.json or the option that gives them',
+        args: () => {
+          const { allowedDomains: _none, ...rest } = noMain.config as Record<string, unknown>;
+          return ['publish', project({ ...noMain, config: rest }, SOURCE), ...target()];
+        },
+        stderr:
+          /^error: config\.allowedDomains in .*package\.json: is required; fix package\.json or give --proxyOption\.allowedDomains /,
+      },
+      {
         name: 'required runtime option given empty',
         args: () => ['publish', declared, ...target(), '-ro', 'units='],
         stderr: /^error: config\.options of .* requires units; give -ro units=<value>$/m,

@@ -231,6 +231,20 @@ describe.each((await testBackends()).slice(0, 1))(
         `error: ${notFound.body.detail.replace(/\.$/, '')}; check -e and --connectorId (connector-cli list -e <environment> -b <baseUrl> shows the connectors)\n`,
       );
       expect(await authOf(id)).toEqual({});
+      // A -b whose path is not where the environment API begins: the server has no such endpoint, and the fix names -b.
+      const wrongPrefix = await cli([
+        'list',
+        '-e',
+        ENVIRONMENT,
+        '-b',
+        baseUrl.replace(/\/grafx$/, '/wrongprefix'),
+        '--token',
+        token,
+      ]);
+      expect(wrongPrefix.code).toBe(1);
+      expect(wrongPrefix.stderr).toMatch(
+        /^error: No endpoint at GET \/wrongprefix\/.*; check the path of -b: it is where the environment API begins, such as https:\/\/<host>\/grafx\n$/,
+      );
     });
 
     it('no secret in any output, with --verbose, --dry-run and --json too', async () => {
