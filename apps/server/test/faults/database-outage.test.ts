@@ -8,6 +8,7 @@ import { importDataFile, openDatabase } from '@platform/store';
 import { type TestBackend, type TestDatabase, testBackends } from '@platform/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENV_PROD, fixture, SUB_A, USERS } from '../support/fixture.ts';
+import { openApiValidator } from '../support/openapi.ts';
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts';
 import { contractViolations, sendRaw } from '../support/raw-http.ts';
 import { startTcpForwarder, type TcpForwarder } from '../support/tcp-forwarder.ts';
@@ -21,6 +22,7 @@ describe.skipIf(!postgres)(
     let forwarder: TcpForwarder;
     let tp: TestPlatform;
     let token: string;
+    let validate: ReturnType<typeof openApiValidator>;
 
     beforeAll(async () => {
       real = await postgres!.fresh();
@@ -45,6 +47,9 @@ describe.skipIf(!postgres)(
       };
       tp = await startTestPlatform(backend);
       token = await tp.token(USERS.owner, ['platform:read', 'platform:write']);
+      validate = openApiValidator(
+        (await (await fetch(`${tp.url}/openapi.json`)).json()) as Parameters<typeof openApiValidator>[0],
+      );
     });
     afterAll(async () => {
       forwarder?.restore();
@@ -54,13 +59,26 @@ describe.skipIf(!postgres)(
     });
 
     const requests = () => [
-      { method: 'GET', path: '/api/v1/subscriptions' },
-      { method: 'GET', path: `/api/v1/subscriptions/${SUB_A}/renders?groupBy=year&top=2` },
-      { method: 'GET', path: `/api/v1/environments/${ENV_PROD}` },
-      { method: 'GET', path: '/grafx/api/v1/environment/acme-prod/connectors' },
+      { method: 'GET', path: '/api/v1/subscriptions', template: '/api/v1/subscriptions' },
+      {
+        method: 'GET',
+        path: `/api/v1/subscriptions/${SUB_A}/renders?groupBy=year&top=2`,
+        template: '/api/v1/subscriptions/{subscriptionId}/renders',
+      },
+      {
+        method: 'GET',
+        path: `/api/v1/environments/${ENV_PROD}`,
+        template: '/api/v1/environments/{environmentId}',
+      },
+      {
+        method: 'GET',
+        path: '/grafx/api/v1/environment/acme-prod/connectors',
+        template: '/grafx/api/v1/environment/{environment}/connectors',
+      },
       {
         method: 'POST',
         path: '/grafx/api/v1/environment/acme-prod/tags',
+        template: '/grafx/api/v1/environment/{environment}/tags',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ name: `outage-${Math.random()}` }),
       },
@@ -68,7 +86,12 @@ describe.skipIf(!postgres)(
     const send = (r: { method: string; path: string; headers?: Record<string, string>; body?: string }) =>
       sendRaw(
         tp.url,
-        { ...r, headers: { ...r.headers, authorization: `Bearer ${token}` } },
+        {
+          method: r.method,
+          path: r.path,
+          ...(r.body === undefined ? {} : { body: r.body }),
+          headers: { ...r.headers, authorization: `Bearer ${token}` },
+        },
         { timeoutMs: 20_000 },
       );
 
@@ -94,6 +117,8 @@ describe.skipIf(!postgres)(
           expect(reply.status, `${r.method} ${r.path}`).toBe(503);
           expect(contractViolations(reply, { allowedStatuses: [503] })).toEqual([]);
           expect(reply.headers['retry-after']).toBeDefined();
+          // The OpenAPI document describes the answer: every protected operation lists 503.
+          expect(validate(r.template, r.method, 503, JSON.parse(reply.body.toString())), r.path).toEqual([]);
           expect(reply.body.toString()).not.toMatch(/select|insert|ECONN|127\.0\.0\.1|postgres:/i);
         }
       }

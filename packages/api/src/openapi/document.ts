@@ -8,8 +8,8 @@ import { multipartContent } from './multipart-body.ts';
 import { proxyPathItem } from './proxy-path.ts';
 import { TAGS } from './tags.ts';
 
-/** Every protected operation can answer 401 and 403. */
-const PROTECTED = [401, 403];
+/** Every protected operation: no valid token (401), a role missing (403), the database not answering (503). */
+const PROTECTED = [401, 403, 503];
 /**
  * Every operation: a value read (a parameter, a header) holding U+0000 or an unpaired surrogate, or a query parameter
  * given twice (400), a known path asked with another method (405), the rate limit (429).
@@ -30,13 +30,13 @@ const STATUS_MEANING: Record<number, string> = {
   415: "The body's `Content-Encoding` is not gzip, deflate or br (a body that is not `application/json` is 400); on `media/upload`, a body that is not `multipart/form-data`.",
   429: 'Over the rate limit; `Retry-After` says when to try again.',
   502: 'An upstream server (the identity provider, a token endpoint or the target) failed; never a secret.',
-  503: 'The database does not answer.',
+  503: "The database does not answer, or (a connector run) the runtime is busy with the subscription's calls (`RUNTIME_BUSY`); `Retry-After` says when to try again.",
   504: 'The target did not answer in time.',
 };
 
 const problemResponse = (status: number) => ({
   description: `${statusTitle(status)}. ${STATUS_MEANING[status] ?? ''}`.trim(),
-  ...(status === 429
+  ...(status === 429 || status === 503
     ? { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } }
     : status === 405
       ? { headers: { Allow: { description: 'The methods the path takes.', schema: { type: 'string' } } } }
