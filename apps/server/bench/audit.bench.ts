@@ -11,7 +11,7 @@
  */
 
 import { auditActions } from '@platform/core';
-import { importDataFile } from '@platform/store';
+import { importDataFile, queryRows } from '@platform/store';
 import { testBackends } from '@platform/store/testing';
 import { sql } from 'drizzle-orm';
 import { fixture, SUB_A, USERS } from '../test/support/fixture.ts';
@@ -77,16 +77,22 @@ const prepared = async (bench: Bench) => {
 /** Bulk-writes `count` entries straight into the trail (the trigger allows inserts), then lets the planner see them. */
 const fillTrail = async (bench: Bench, count: number) => {
   const actions = `array[${ACTIONS.map((a) => `'${a}'`).join(',')}]`;
+  // Entries name their subscription by guid.
+  const found = await queryRows<{ id: number; guid: string }>(
+    bench.database.db,
+    sql`select id, guid from subscriptions where id in (501, 502)`,
+  );
+  const guidOf = (id: number) => found.find((row) => Number(row.id) === id)?.guid;
   const per = 100_000;
   for (let start = 0; start < count; start += per) {
     const n = Math.min(per, count - start);
     await bench.database.db.execute(
       sql.raw(`insert into audit_entries (id, at, actor_issuer, actor_subject, action, outcome, target_type, target_id,
-                 environment, subscription_id, source_address, trace_id, changes)
+                 environment, subscription_guid, source_address, trace_id, changes)
                select gen_random_uuid(), now() - (g * interval '30 seconds'), 'https://issuer.bench',
                       'auth0|user-' || (g % 10), (${actions})[1 + g % ${ACTIONS.length}], 'success', 'tag',
                       gen_random_uuid()::text, (array['acme-prod','acme-sandbox','acme-dev','acme-prod-us','globex-prod'])[1 + g % 5],
-                      case when g % 5 = 4 then 502 else 501 end, '203.0.113.' || (g % 250),
+                      case when g % 5 = 4 then '${guidOf(502)}'::uuid else '${guidOf(501)}'::uuid end, '203.0.113.' || (g % 250),
                       md5(g::text), '{"name":{"to":"bench"}}'::jsonb
                from generate_series(${start + 1}, ${start + n}) g`),
     );

@@ -1,13 +1,30 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { toAuditEntry } from '../src/audit/audit-file.ts';
 import { createFingerprint } from '../src/audit/fingerprint.ts';
 import { listAuditEntries } from '../src/audit/list-audit-entries.ts';
 import { type AuditEntryInput, recordAudit } from '../src/audit/record-audit.ts';
 import { sweepAuditEntries } from '../src/audit/sweep-audit-entries.ts';
+import { importDataFile } from '../src/import/import-data-file.ts';
 import { parseSecretsKeys } from '../src/secrets-keys.ts';
 import { type TestDatabase, testBackends } from '../src/test-support.ts';
 
 const backends = await testBackends();
+const ACME = '0a000000-0000-4000-8000-000000000101';
+const GLOBEX = '0a000000-0000-4000-8000-000000000102';
+
+/** A data file of subscriptions by integer id and guid. */
+const subscriptionsFile = (list: [number, string][]) => ({
+  subscriptions: list.map(([id, guid]) => ({
+    id,
+    guid,
+    name: `s${id}`,
+    clientId: guid,
+    subscriptionType: 'Saas',
+    pricebookVersion: '1',
+    subscriptionTier: 'Team',
+  })),
+});
 
 const entry = (at: Date, over: Partial<AuditEntryInput> = {}): AuditEntryInput => ({
   at,
@@ -62,6 +79,13 @@ describe.each(backends)('the audit trail on $name', (backend) => {
   });
 
   it('pages newest first under each filter', async () => {
+    await importDataFile(
+      database,
+      subscriptionsFile([
+        [101, ACME],
+        [102, GLOBEX],
+      ]),
+    );
     const base = Date.parse('2026-11-01T00:00:00Z');
     for (let i = 0; i < 7; i++) {
       await recordAudit(
@@ -80,7 +104,7 @@ describe.each(backends)('the audit trail on $name', (backend) => {
     const seen: string[] = [];
     let after: Awaited<ReturnType<typeof listAuditEntries>>['next'];
     do {
-      const page = await listAuditEntries(database.db, { subscriptionIds: [101] }, 2, after);
+      const page = await listAuditEntries(database.db, { subscriptionGuids: [ACME] }, 2, after);
       seen.push(...page.rows.map((row) => row.targetId));
       after = page.next;
     } while (after);
@@ -93,7 +117,27 @@ describe.each(backends)('the audit trail on $name', (backend) => {
       10,
     );
     expect(window.rows.map((row) => row.targetId)).toEqual(['t4', 't3', 't2']);
-    expect((await listAuditEntries(database.db, { subscriptionIds: [] }, 10)).rows).toEqual([]);
+    expect((await listAuditEntries(database.db, { subscriptionGuids: [] }, 10)).rows).toEqual([]);
+  });
+});
+
+describe.each(backends)('whose entries they are, on $name', (backend) => {
+  let database: TestDatabase;
+  beforeEach(async () => {
+    database = await backend.fresh();
+  });
+  afterEach(() => database.close());
+
+  it('keeps an entry with the subscription it was written for: one created later under its integer id never reads it', async () => {
+    await importDataFile(database, subscriptionsFile([[101, ACME]]));
+    await recordAudit(database.db, entry(new Date()));
+    // The subscription goes (as the demo data does at the first import), and another comes under the same id.
+    await database.db.execute(sql`delete from subscriptions where id = 101`);
+    const NEWCO = '0a000000-0000-4000-8000-0000000000ff';
+    await importDataFile(database, subscriptionsFile([[101, NEWCO]]));
+    expect((await listAuditEntries(database.db, { subscriptionGuids: [NEWCO] }, 10)).rows).toEqual([]);
+    const { rows } = await listAuditEntries(database.db, { subscriptionGuids: [ACME] }, 10);
+    expect(rows.map((row) => toAuditEntry(row).target.subscriptionId)).toEqual([ACME]);
   });
 });
 

@@ -1,28 +1,12 @@
 import type { AuditEntry } from '@platform/core';
-import { inArray } from 'drizzle-orm';
-import { subscriptions } from '../schema/admin.ts';
 import { auditEntries } from '../schema/audit.ts';
 import type { Db } from '../types.ts';
 import type { AuditEntryRow } from './list-audit-entries.ts';
 import type { AuditTargetType } from './record-audit.ts';
 
-/** Subscription guids by internal id, for the ids `rows` name (entries show a subscription by its guid). */
-export const subscriptionGuidsOf = async (
-  db: Db,
-  rows: readonly AuditEntryRow[],
-): Promise<Map<number, string>> => {
-  const ids = [...new Set(rows.flatMap((row) => (row.subscriptionId === null ? [] : [row.subscriptionId])))];
-  if (ids.length === 0) return new Map();
-  const found = await db
-    .select({ id: subscriptions.id, guid: subscriptions.guid })
-    .from(subscriptions)
-    .where(inArray(subscriptions.id, ids));
-  return new Map(found.map((row) => [row.id, row.guid]));
-};
-
 /** A stored entry as the API and the data file show it. */
-export const toAuditEntry = (row: AuditEntryRow, guids: ReadonlyMap<number, string>): AuditEntry => {
-  const subscriptionId = row.subscriptionId === null ? undefined : guids.get(row.subscriptionId);
+export const toAuditEntry = (row: AuditEntryRow): AuditEntry => {
+  const subscriptionId = row.subscriptionGuid ?? undefined;
   return {
     id: row.id,
     at: row.at.toISOString(),
@@ -44,8 +28,7 @@ export const toAuditEntry = (row: AuditEntryRow, guids: ReadonlyMap<number, stri
 /** The whole trail, oldest first, for `platform-server export`. */
 export const exportAuditEntries = async (db: Db): Promise<AuditEntry[]> => {
   const rows = await db.select().from(auditEntries).orderBy(auditEntries.at, auditEntries.id);
-  const guids = await subscriptionGuidsOf(db, rows);
-  return rows.map((row) => toAuditEntry(row, guids));
+  return rows.map(toAuditEntry);
 };
 
 const PER_STATEMENT = 500;
@@ -56,19 +39,6 @@ const PER_STATEMENT = 500;
  */
 export const importAuditEntries = async (db: Db, entries: readonly AuditEntry[]): Promise<number> => {
   if (entries.length === 0) return 0;
-  const guids = [
-    ...new Set(
-      entries.flatMap((e) => (e.target.subscriptionId ? [e.target.subscriptionId.toLowerCase()] : [])),
-    ),
-  ];
-  const known =
-    guids.length === 0
-      ? []
-      : await db
-          .select({ id: subscriptions.id, guid: subscriptions.guid })
-          .from(subscriptions)
-          .where(inArray(subscriptions.guid, guids));
-  const idOf = new Map(known.map((row) => [row.guid, row.id]));
   let added = 0;
   for (let start = 0; start < entries.length; start += PER_STATEMENT) {
     const rows = entries.slice(start, start + PER_STATEMENT).map((entry) => ({
@@ -81,9 +51,8 @@ export const importAuditEntries = async (db: Db, entries: readonly AuditEntry[])
       targetType: entry.target.type,
       targetId: entry.target.id,
       environment: entry.target.environment ?? null,
-      subscriptionId: entry.target.subscriptionId
-        ? (idOf.get(entry.target.subscriptionId.toLowerCase()) ?? null)
-        : null,
+      // The subscription it was written for, whether or not this database holds it (yet).
+      subscriptionGuid: entry.target.subscriptionId?.toLowerCase() ?? null,
       sourceAddress: entry.sourceAddress,
       traceId: entry.traceId,
       changes: entry.changes,

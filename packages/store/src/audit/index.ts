@@ -1,10 +1,10 @@
-export { exportAuditEntries, importAuditEntries, subscriptionGuidsOf, toAuditEntry } from './audit-file.ts';
+export { exportAuditEntries, importAuditEntries, toAuditEntry } from './audit-file.ts';
 export { createFingerprint, type Fingerprint } from './fingerprint.ts';
 export {
   type AuditCursor,
   type AuditEntryRow,
   type AuditFilter,
-  administeredSubscriptionIds,
+  administeredSubscriptionGuids,
   listAuditEntries,
 } from './list-audit-entries.ts';
 export { LOCAL_ISSUER, recordLocalChange } from './local-audit.ts';

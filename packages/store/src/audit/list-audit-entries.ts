@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, lte, or, type SQL, sql } from 'drizzle-orm';
-import { memberships } from '../schema/admin.ts';
+import { memberships, subscriptions } from '../schema/admin.ts';
 import { auditEntries } from '../schema/audit.ts';
 import type { Db } from '../types.ts';
 
@@ -9,8 +9,8 @@ export type AuditEntryRow = typeof auditEntries.$inferSelect;
 export type AuditCursor = { at: Date; id: string };
 
 export type AuditFilter = {
-  /** Only these subscriptions' entries; undefined: every entry (operators). */
-  subscriptionIds?: readonly number[] | undefined;
+  /** Only these subscriptions' entries, by guid; undefined: every entry (operators). */
+  subscriptionGuids?: readonly string[] | undefined;
   environment?: string | undefined;
   actor?: string | undefined;
   action?: string | undefined;
@@ -29,12 +29,12 @@ export const listAuditEntries = async (
   after?: AuditCursor,
 ): Promise<{ rows: AuditEntryRow[]; next: AuditCursor | undefined }> => {
   const conditions: (SQL | undefined)[] = [];
-  if (filter.subscriptionIds) {
-    if (filter.subscriptionIds.length === 0) return { rows: [], next: undefined };
+  if (filter.subscriptionGuids) {
+    if (filter.subscriptionGuids.length === 0) return { rows: [], next: undefined };
     conditions.push(
-      filter.subscriptionIds.length === 1
-        ? eq(auditEntries.subscriptionId, filter.subscriptionIds[0]!)
-        : inArray(auditEntries.subscriptionId, [...filter.subscriptionIds]),
+      filter.subscriptionGuids.length === 1
+        ? eq(auditEntries.subscriptionGuid, filter.subscriptionGuids[0]!)
+        : inArray(auditEntries.subscriptionGuid, [...filter.subscriptionGuids]),
     );
   }
   if (filter.environment !== undefined) {
@@ -68,16 +68,17 @@ export const listAuditEntries = async (
   return { rows: page, next: rows.length > limit && last ? { at: last.at, id: last.id } : undefined };
 };
 
-/** The subscriptions where `userId` holds SubscriptionOwner or SubscriptionAdmin: whose trail it may read. */
-export const administeredSubscriptionIds = async (db: Db, userId: string): Promise<number[]> => {
+/** The guids of the subscriptions where `userId` holds SubscriptionOwner or SubscriptionAdmin: whose trail it may read. */
+export const administeredSubscriptionGuids = async (db: Db, userId: string): Promise<string[]> => {
   const rows = await db
-    .select({ id: memberships.subscriptionId })
+    .select({ guid: subscriptions.guid })
     .from(memberships)
+    .innerJoin(subscriptions, eq(subscriptions.id, memberships.subscriptionId))
     .where(
       and(
         eq(memberships.userId, userId),
         sql`${memberships.subscriptionRoles} && array['SubscriptionOwner', 'SubscriptionAdmin']::text[]`,
       ),
     );
-  return rows.map((row) => row.id);
+  return rows.map((row) => row.guid);
 };

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { subscriptions } from '../schema/admin.ts';
 import { type AuditFieldChange, auditEntries } from '../schema/audit.ts';
 import type { Db } from '../types.ts';
 
@@ -25,6 +27,7 @@ export type AuditEntryInput = {
     type: AuditTargetType;
     id: string;
     environment?: string | undefined;
+    /** The subscription's integer id: the entry keeps its guid. */
     subscriptionId?: number | undefined;
   };
   sourceAddress: string;
@@ -49,7 +52,11 @@ export const recordAudit = async (tx: Pick<Db, 'insert'>, entry: AuditEntryInput
     targetType: entry.target.type,
     targetId: entry.target.id,
     environment: entry.target.environment ?? null,
-    subscriptionId: entry.target.subscriptionId ?? null,
+    // Its guid, read in the change's own transaction: entries are entitled by it, never by a reusable integer id.
+    subscriptionGuid:
+      entry.target.subscriptionId === undefined
+        ? null
+        : sql`(select ${subscriptions.guid} from ${subscriptions} where ${subscriptions.id} = ${entry.target.subscriptionId})`,
     sourceAddress: entry.sourceAddress,
     traceId: entry.traceId,
     changes: entry.changes,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /** One field's change in an audit entry; a secret field holds fingerprints (`sha256:<8 hex>`), never the value. */
 export type AuditFieldChange = { from?: unknown; to?: unknown };
@@ -22,8 +22,12 @@ export const auditEntries = pgTable(
     targetId: text('target_id').notNull(),
     /** The environment's technical name when the target lives in one. */
     environment: text('environment'),
-    /** The subscription's id when the target belongs to one (what readers are entitled by). */
-    subscriptionId: integer('subscription_id'),
+    /**
+     * The guid of the subscription the target belonged to when the entry was written (what readers are entitled by).
+     * A guid, not the subscription's integer id: a subscription created later under the same integer id (a data file
+     * gives ids) must not read this one's history.
+     */
+    subscriptionGuid: uuid('subscription_guid'),
     sourceAddress: text('source_address').notNull(),
     traceId: text('trace_id').notNull(),
     changes: jsonb('changes').$type<Record<string, AuditFieldChange>>().notNull(),
@@ -31,7 +35,7 @@ export const auditEntries = pgTable(
   // Newest first with a cursor of (at, id), under each filter the reading endpoint offers.
   (t) => [
     index('audit_entries_at').on(t.at.desc(), t.id.desc()),
-    index('audit_entries_subscription').on(t.subscriptionId, t.at.desc(), t.id.desc()),
+    index('audit_entries_subscription').on(t.subscriptionGuid, t.at.desc(), t.id.desc()),
     index('audit_entries_environment').on(sql`lower(${t.environment})`, t.at.desc(), t.id.desc()),
     index('audit_entries_actor').on(t.actorSubject, t.at.desc(), t.id.desc()),
     index('audit_entries_action').on(t.action, t.at.desc(), t.id.desc()),

@@ -1,10 +1,5 @@
 import { type AuditPage, canAdministerSubscription, ForbiddenError, ValidationError } from '@platform/core';
-import {
-  administeredSubscriptionIds,
-  listAuditEntries,
-  subscriptionGuidsOf,
-  toAuditEntry,
-} from '@platform/store';
+import { administeredSubscriptionGuids, listAuditEntries, toAuditEntry } from '@platform/store';
 import { loadSubscription } from '../access.ts';
 import { isOperator, type Service } from '../context.ts';
 import { decodeAuditPageToken, encodeAuditPageToken } from './page-token.ts';
@@ -14,7 +9,7 @@ import { DEFAULT_AUDIT_PAGE, type ListAuditInput } from './schemas.ts';
 const readableSubscriptions = async (
   ctx: Parameters<Service<ListAuditInput, AuditPage>>[0],
   subscriptionId: string | undefined,
-): Promise<number[] | undefined> => {
+): Promise<string[] | undefined> => {
   if (subscriptionId !== undefined) {
     // Malformed or unseen → 404 (an id that is not a guid names nothing, as for /api/v1/environments'
     // subscriptionId), seen without SubscriptionOwner or SubscriptionAdmin → 403.
@@ -24,10 +19,10 @@ const readableSubscriptions = async (
         "Reading a subscription's audit trail needs the SubscriptionOwner or SubscriptionAdmin role in it.",
       );
     }
-    return [subscription.id];
+    return [subscription.guid];
   }
   if (isOperator(ctx.caller)) return undefined;
-  return administeredSubscriptionIds(ctx.database.db, ctx.caller.userId);
+  return administeredSubscriptionGuids(ctx.database.db, ctx.caller.userId);
 };
 
 /**
@@ -42,13 +37,13 @@ export const listAudit: Service<ListAuditInput, AuditPage> = async (ctx, input) 
     });
   }
   const after = input.nextPageToken === undefined ? undefined : decodeAuditPageToken(input.nextPageToken);
-  const subscriptionIds = await readableSubscriptions(ctx, input.subscriptionId);
+  const subscriptionGuids = await readableSubscriptions(ctx, input.subscriptionId);
   const limit = input.limit ?? DEFAULT_AUDIT_PAGE;
   const { db } = ctx.database;
   const { rows, next } = await listAuditEntries(
     db,
     {
-      subscriptionIds,
+      subscriptionGuids,
       environment: input.environment,
       actor: input.actor,
       action: input.action,
@@ -58,7 +53,6 @@ export const listAudit: Service<ListAuditInput, AuditPage> = async (ctx, input) 
     limit,
     after,
   );
-  const guids = await subscriptionGuidsOf(db, rows);
   let nextPage: string | null = null;
   if (next) {
     const query = new URLSearchParams();
@@ -72,5 +66,5 @@ export const listAudit: Service<ListAuditInput, AuditPage> = async (ctx, input) 
     query.set('nextPageToken', encodeAuditPageToken(next));
     nextPage = `${ctx.publicUrl.replace(/\/$/, '')}/api/v1/audit?${query}`;
   }
-  return { data: rows.map((row) => toAuditEntry(row, guids)), pageSize: limit, links: { nextPage } };
+  return { data: rows.map(toAuditEntry), pageSize: limit, links: { nextPage } };
 };

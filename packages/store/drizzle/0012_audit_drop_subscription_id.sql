@@ -1,0 +1,1 @@
+ALTER TABLE "audit_entries" DROP COLUMN "subscription_id";
