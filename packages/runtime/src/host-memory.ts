@@ -66,21 +66,15 @@ export class HostMemory {
 
   /**
    * The call ended: its bodies may make room for others from now on, and stay for the session's later calls only
-   * within an eighth of its memory (`answered`, the one it returned, goes at once).
+   * within an eighth of its memory, the one a `download` answered with included (a connector may keep it and answer
+   * the same download again from it: a pointer lives as long as its session, as far as room allows).
    */
-  release(owner: object, answered?: string): void {
+  release(owner: object): void {
     this.#heldBytes -= this.#charged.get(owner) ?? 0;
     this.#charged.delete(owner);
     for (const id of this.#byOwner.get(owner) ?? []) {
       const entry = this.#kept.get(id);
       if (entry === undefined || entry.ended) continue;
-      if (id === answered) {
-        // Its bytes left with the answer.
-        this.#kept.delete(id);
-        entry.kept?.release();
-        this.#heldBytes -= sizeOf(entry);
-        continue;
-      }
       entry.ended = true;
       this.#endedBytes += sizeOf(entry);
     }

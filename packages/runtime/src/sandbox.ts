@@ -116,8 +116,6 @@ type Call = {
   options: string;
   handle: QuickJSHandle | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
-  /** The pointer a `download` answered with: its bytes leave with the answer. */
-  answered?: string | undefined;
   resolve: (result: InvocationResult) => void;
   reject: (error: unknown) => void;
 };
@@ -336,7 +334,6 @@ class Sandbox implements ConnectorSandbox {
       if (outcome.tooDeep) throw tooDeep();
       if (call.method === 'download') {
         result = pointedBytes(outcome.value, this.#memory);
-        call.answered = String((outcome.value as { id: unknown }).id);
       } else {
         result = { kind: 'json', value: outcome.value };
       }
@@ -363,7 +360,7 @@ class Sandbox implements ConnectorSandbox {
     this.#calls.delete(call);
     clearTimeout(call.timer);
     if (call.handle?.alive) call.handle.dispose();
-    this.#memory.release(call.invocation, call.answered);
+    this.#memory.release(call.invocation);
     this.#end(call.invocation);
     if (this.#optionsOf === call.invocation) this.#optionsOf = undefined;
   }

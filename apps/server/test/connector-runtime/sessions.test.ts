@@ -122,6 +122,23 @@ export default class Keepeek {
   getCapabilities() { return { query: true, detail: true, filtering: false }; }
 }`;
 
+/** Answers a download it made before from the pointer it kept: a pointer lives as long as its session. */
+const cachingConnector = `
+export default class Caching {
+  constructor(runtime) { this.runtime = runtime; this.cache = {}; }
+  async query(options) { return { pageSize: options.pageSize, data: [], links: { nextPage: '' } }; }
+  async detail(id) { return { id, name: id, relativePath: '/', type: 0, metaData: {} }; }
+  async download(id) {
+    if (this.cache[id]) return this.cache[id];
+    const response = await this.runtime.fetch(this.runtime.options.base + '/files/' + id + '?token=session-token');
+    if (!response.ok) throw new ConnectorHttpError(response.status, 'download failed');
+    this.cache[id] = response.arrayBuffer;
+    return response.arrayBuffer;
+  }
+  getConfigurationOptions() { return []; }
+  getCapabilities() { return { query: true, detail: true, filtering: false }; }
+}`;
+
 describe.each(await testBackends())('connector sessions through the composed server on $name', (backend) => {
   let tp: TestPlatform;
   let standIn: StandIn;
@@ -244,6 +261,24 @@ export default class Loaded {
     );
     expect(downloads.map((reply) => reply.status)).toEqual(Array(6).fill(200));
     for (const reply of downloads) expect(Buffer.from(await reply.arrayBuffer())).toEqual(PNG_HEAD);
+  });
+
+  it('lets a later call of the session answer a download with the pointer an earlier one answered', async () => {
+    const id = await publish(cachingConnector, 'media');
+    const token = await tokenOf(serverCaller);
+    const fetched = standIn.served.filter((path) => path === '/files/cached').length;
+    for (let n = 0; n < 2; n++) {
+      const reply = await tp.call(`${connectorsPath}/${id}/media/download`, {
+        method: 'POST',
+        token,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 'cached', previewType: 'mediumres', intent: 'web' }),
+      });
+      expect(reply.status, await reply.clone().text()).toBe(200);
+      expect(Buffer.from(await reply.arrayBuffer())).toEqual(PNG_HEAD);
+    }
+    // The second answer came from the pointer kept, not from another fetch.
+    expect(standIn.served.filter((path) => path === '/files/cached').length - fetched).toBe(1);
   });
 
   it('ends a session whose call trips a limit: its other calls in flight answer 502 SESSION_ENDED', async () => {
