@@ -296,6 +296,14 @@ describe.each((await testBackends()).slice(0, 1))(
       }
       // data/model's body is all optional: a POST without any body runs it with none; one that needs a part does not.
       expectStatus(await run(id, 'data/model'), 200);
+      // tRPC too, where no `body` key is how none is sent.
+      const viaTrpc = await tp.call('/trpc/connectorRuntime.dataModel', {
+        method: 'POST',
+        token: await tokenOf(server),
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ environment: 'acme-prod', connectorId: id }),
+      });
+      expect(viaTrpc.status, await viaTrpc.clone().text()).toBe(200);
       const needsConfig = await run(id, 'data/page');
       expectStatus(needsConfig, 400);
       expect((needsConfig.body as { errors: object }).errors).toEqual({ body: ['required'] });

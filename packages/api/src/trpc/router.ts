@@ -102,6 +102,8 @@ const splitInput = (operation: AnyOperation, input: unknown) => {
     query: pick(Object.keys(operation.query?.shape ?? {})),
     body: all.body,
     hasBody: 'body' in all,
+    // No `body` key at all is tRPC's way to send none: a route whose body is all optional fields takes it as `{}`.
+    bodyEmpty: !('body' in all),
   };
 };
 
