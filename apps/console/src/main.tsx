@@ -14,7 +14,12 @@ const queries = new QueryClient({
       if (problemOf(error).status === 401) setSession(undefined);
     },
   }),
-  defaultOptions: { queries: { retry: worthRetrying, staleTime: 30_000, refetchOnWindowFocus: false } },
+  // networkMode 'always': offline, a call fails and says so, where react-query's default pauses it without a word
+  // (a save button stayed disabled, a page said "Loading…", for as long as the browser was offline).
+  defaultOptions: {
+    queries: { retry: worthRetrying, staleTime: 30_000, refetchOnWindowFocus: false, networkMode: 'always' },
+    mutations: { networkMode: 'always' },
+  },
 });
 
 const root = document.getElementById('root');

@@ -191,6 +191,40 @@ describe.runIf(chromiumAvailable)('the console', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
+  it('shows the domains as the server stored them once saved', async () => {
+    const before = await server.get<string[]>(`/api/v1/subscriptions/${acme.guid}/external-idp-domains`);
+    const field = page.getByRole('textbox', { name: `Domain ${before.length + 1}` });
+    await field.fill('München.Example');
+    await page.getByRole('button', { name: 'Save domains' }).click();
+    await expect.poll(() => page.getByText('Saved.').count()).toBe(1);
+    const stored = await server.get<string[]>(`/api/v1/subscriptions/${acme.guid}/external-idp-domains`);
+    expect(stored).toContain('xn--mnchen-3ya.example');
+    await expect
+      .poll(() =>
+        page
+          .locator('.domain-list input')
+          .evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value)),
+      )
+      .toEqual(stored);
+    // Offline, a save fails at once and says why, rather than waiting without a word for the network to return.
+    await page.context().setOffline(true);
+    try {
+      await page.getByRole('button', { name: 'Save domains' }).click();
+      await expect
+        .poll(() => page.getByRole('alert').innerText())
+        .toBe('Nothing was saved: The platform could not be reached: check your connection, then try again.');
+    } finally {
+      await page.context().setOffline(false);
+    }
+    // Put the list back as it was for the tests after.
+    const reset = await fetch(`${server.url}/api/v1/subscriptions/${acme.guid}/external-idp-domains`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(before),
+    });
+    expect(reset.status).toBe(200);
+  });
+
   it("sets a static key on a connector's server usage, lists it, and never shows the value again", async () => {
     const secret = `console-secret-${Date.now()}`;
     await page.getByRole('link', { name: 'Environments' }).click();
@@ -238,9 +272,11 @@ describe.runIf(chromiumAvailable)('the console', () => {
     expect(await enabledOf()).toBe(true);
   });
 
-  it('says a subscription that does not exist is gone', async () => {
+  it('says a subscription that does not exist could not be found', async () => {
     await page.goto(`${server.url}/console/subscriptions/00000000-0000-4000-8000-000000000000`);
-    await expect.poll(() => page.getByRole('alert').innerText()).toMatch(/^This subscription is gone/);
+    await expect
+      .poll(() => page.getByRole('alert').innerText())
+      .toMatch(/^This subscription could not be found/);
   });
 
   it('signs out, and a member without admin roles sees no Users page', async () => {

@@ -13,10 +13,14 @@ export const problemOf = (error: unknown): Problem => {
     shape.data?.errors && typeof shape.data.errors === 'object'
       ? (shape.data.errors as Record<string, string[]>)
       : {};
-  const message =
-    typeof shape.message === 'string' && shape.message
-      ? shape.message
-      : 'The server could not be reached; try again.';
+  // No HTTP answer at all (offline, the server down): the browser's own words ("Failed to fetch") tell a user nothing.
+  const unreached =
+    typeof shape.message !== 'string' ||
+    !shape.message ||
+    (status === 0 && /failed to fetch|networkerror|load failed/i.test(shape.message));
+  const message = unreached
+    ? 'The platform could not be reached: check your connection, then try again.'
+    : (shape.message as string);
   return { status, message, errors };
 };
 

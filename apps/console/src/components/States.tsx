@@ -11,7 +11,7 @@ export const Empty = ({ children }: { children: React.ReactNode }) => (
 );
 
 /**
- * A failed call, said plainly: 403 names the missing role (the server's message does), 404 says the thing is gone,
+ * A failed call, said plainly: 403 names the missing role (the server's message does), 404 says it was not found,
  * anything else gives the server's message.
  */
 export const ErrorState = ({ error, what }: { error: unknown; what: string }) => {
@@ -20,7 +20,7 @@ export const ErrorState = ({ error, what }: { error: unknown; what: string }) =>
     problem.status === 403
       ? `You may not see ${what}`
       : problem.status === 404
-        ? `${what[0]?.toUpperCase()}${what.slice(1)} is gone`
+        ? `${what[0]?.toUpperCase()}${what.slice(1)} could not be found`
         : `Could not load ${what}`;
   const detail =
     problem.status === 404

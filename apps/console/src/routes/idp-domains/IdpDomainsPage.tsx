@@ -17,6 +17,12 @@ const Editor = ({ subscriptionId, saved }: { subscriptionId: string; saved: stri
   const save = useSetIdpDomains(subscriptionId);
   const problem = save.isError ? problemOf(save.error) : undefined;
   const errorAt = (index: number) => problem?.errors[`body[${index}]`]?.join('; ');
+  // Once saved, the list shows what the server stored (lower case, punycode, duplicates merged), not what was typed.
+  const stored = save.isSuccess;
+  useEffect(() => {
+    if (!stored) return;
+    setEntries(saved.map((value) => ({ key: nextKey.current++, value })));
+  }, [saved, stored]);
   const firstBad = useRef<HTMLInputElement | null>(null);
   useEffect(() => {
     if (problem) firstBad.current?.focus();
@@ -77,7 +83,7 @@ const Editor = ({ subscriptionId, saved }: { subscriptionId: string; saved: stri
         </button>
       </div>
       <div aria-live="polite">
-        {save.isSuccess && <p className="state ok">Saved.</p>}
+        {save.isSuccess && <p className="state ok">Saved. The list shows the domains as stored.</p>}
         {problem && (
           <p className="state error" role="alert">
             Nothing was saved: {problem.message}
