@@ -398,6 +398,11 @@ describe.runIf(chromiumAvailable)('the console: Try it calls connectors as Studi
         `POST ${upstream.url}/call/query ${status}`,
       );
     }
+    // The proxy's own refusal (a host outside allowedDomains) is told in the platform's words, not as the target's 403.
+    await panel.getByLabel('Asset id').fill('elsewhere');
+    await panel.getByRole('button', { name: 'Look up' }).click();
+    await expect.poll(() => lookUp.getByRole('alert').innerText()).toContain('FETCH_REFUSED');
+    expect(await lookUp.getByRole('alert').innerText()).toContain('elsewhere.example');
     // Nothing found is Studio's 404 too.
     await panel.getByLabel('Asset id').fill('nothing');
     await panel.getByRole('button', { name: 'Look up' }).click();

@@ -40,7 +40,11 @@ export default class Recorder {
     }
     return answer;
   }
-  query(options, context) { return this.json('query', [options, context]); }
+  async query(options, context) {
+    // A look-up of 'elsewhere' fetches a host outside allowedDomains: the proxy refuses it itself.
+    if (options.filter && options.filter[0] === 'elsewhere') await this.runtime.fetch('https://elsewhere.example/asset');
+    return this.json('query', [options, context]);
+  }
   detail(id, context) { return this.json('detail', [id, context]); }
   async download(id, previewType, intent, context) {
     return (await this.send('download', [id, previewType, intent, context])).arrayBuffer;

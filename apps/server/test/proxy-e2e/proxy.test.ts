@@ -91,6 +91,8 @@ describe.each(await testBackends())('connector proxy through the composed server
       body: 'hello target',
     });
     expectStatus(posted, 200);
+    // A target's answer never carries the proxy's own mark.
+    expect(posted.headers.get('x-grafx-proxy-error')).toBeNull();
     const seen = target.last('/static?q=1');
     expect(seen).toMatchObject({ method: 'POST', body: 'hello target' });
     expect(seen?.headers['x-api-key']).toBe(STATIC_BROWSER);
@@ -135,6 +137,8 @@ describe.each(await testBackends())('connector proxy through the composed server
     const denied = await proxy(id, { ...reader(USERS.contentUser), url: `${target.url}/x` });
     expectStatus(denied, 403);
     expect(denied.body).toMatchObject({ status: 403, detail: expect.stringContaining('127.0.0.1') });
+    // The proxy's own refusals say so, with their code (a client tells them from a target's 403 by it).
+    expect(denied.headers.get('x-grafx-proxy-error')).toBe('FORBIDDEN');
     expect(target.requests.length).toBe(before);
   });
 
@@ -179,6 +183,7 @@ describe.each(await testBackends())('connector proxy through the composed server
     const disabled = await proxy(id, { ...reader(USERS.contentUser), url: `${target.url}/details` });
     expectStatus(disabled, 403);
     expect(disabled.body).toMatchObject({ detail: expect.stringContaining('disabled') });
+    expect(disabled.headers.get('x-grafx-proxy-error')).toBe('FORBIDDEN');
     expect(target.requests.length).toBe(before);
   });
 

@@ -1,4 +1,4 @@
-import type { HostFetch } from '@platform/runtime';
+import { type HostFetch, RuntimeError } from '@platform/runtime';
 import { currentToken } from '../../../auth/use-session.ts';
 
 /** Headers the proxy adds to every answer for its own sake; the connector sees the target's headers only. */
@@ -32,6 +32,8 @@ export const proxyFetch =
         signal,
       },
     );
+    const refusal = await proxysOwn(response);
+    if (refusal) throw refusal;
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       if (!proxyOwn.has(name)) headers[name] = value;
@@ -45,3 +47,21 @@ export const proxyFetch =
       body: new Uint8Array(await response.arrayBuffer()),
     };
   };
+
+/**
+ * An answer the proxy made itself (`X-GraFx-Proxy-Error`), not the target's, as the run routes take it on the server:
+ * the target unreachable or too slow, or a failed token endpoint (502, 504), fails the fetch with the proxy's words,
+ * which the connector may catch; any other refusal (a host outside allowedDomains, a disabled connector) ends the call
+ * with FETCH_REFUSED. A 401 asking the user to log in (`X-GRAFX-UNAUTHORIZED`) stays an answer: the connector sees
+ * it, as in Studio.
+ */
+const proxysOwn = async (response: Response): Promise<Error | undefined> => {
+  if (!response.headers.has('x-grafx-proxy-error') || response.headers.has('x-grafx-unauthorized'))
+    return undefined;
+  const problem = (await response.json().catch(() => ({}))) as { detail?: unknown };
+  const detail =
+    typeof problem.detail === 'string' ? problem.detail : `the platform's proxy answered ${response.status}`;
+  return response.status === 502 || response.status === 504
+    ? new Error(detail)
+    : new RuntimeError('FETCH_REFUSED', detail);
+};
