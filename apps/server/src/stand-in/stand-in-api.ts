@@ -71,7 +71,11 @@ export const standInApi = (credentials: StandInCredentials): Router => {
 
   router.get('/media/assets', bearer, (req, res) => {
     const search = typeof req.query.search === 'string' ? req.query.search.toLowerCase() : '';
-    const found = standInAssets.filter((a) => a.name.toLowerCase().includes(search));
+    // An asset's own id first: Studio looks an asset up by id with a search (query({filter: [id], pageSize: 1})).
+    const found = [
+      ...standInAssets.filter((a) => a.id.toLowerCase() === search),
+      ...standInAssets.filter((a) => a.id.toLowerCase() !== search && a.name.toLowerCase().includes(search)),
+    ];
     const pageSize = intParam(req.query.pageSize, 20, 1, 100);
     const page = intParam(req.query.page, 1, 1, 10_000);
     const items = found.slice((page - 1) * pageSize, page * pageSize);

@@ -123,6 +123,14 @@ describe.each(await testBackends())('stand-in API and demo connectors on $name',
     const pageBody = (await page.json()) as { data: { id: string }[] };
     expect(page.status, JSON.stringify(pageBody)).toBe(200);
     expect(pageBody.data).toHaveLength(3);
+    // Studio's look-up by id: a search for the id, one item, that asset first.
+    const lookUp = await run(media(), 'media/query', {
+      usage: 'browser',
+      query: { filter: ['photo-2'], pageSize: 1 },
+    });
+    const lookUpBody = (await lookUp.json()) as { data: { id: string }[] };
+    expect(lookUp.status, JSON.stringify(lookUpBody)).toBe(200);
+    expect(lookUpBody.data.map((item) => item.id)).toEqual(['photo-2']);
     const picture = await run(media(), 'media/download', {
       id: 'photo-1',
       previewType: 'thumbnail',
