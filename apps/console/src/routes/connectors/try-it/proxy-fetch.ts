@@ -32,7 +32,7 @@ export const proxyFetch =
         signal,
       },
     );
-    const refusal = await proxysOwn(response);
+    const refusal = await proxyRefusal(response);
     if (refusal) throw refusal;
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
@@ -55,7 +55,7 @@ export const proxyFetch =
  * with FETCH_REFUSED. A 401 asking the user to log in (`X-GRAFX-UNAUTHORIZED`) stays an answer: the connector sees
  * it, as in Studio.
  */
-const proxysOwn = async (response: Response): Promise<Error | undefined> => {
+const proxyRefusal = async (response: Response): Promise<Error | undefined> => {
   if (!response.headers.has('x-grafx-proxy-error') || response.headers.has('x-grafx-unauthorized'))
     return undefined;
   const problem = (await response.json().catch(() => ({}))) as { detail?: unknown };
