@@ -35,12 +35,15 @@ export const startServer = async (env: Record<string, string> = {}): Promise<Sta
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
+  let started = false;
+  // Until the banner, the output is read for the URL and token; after it, what the server logs (warnings and
+  // errors: a 500's cause) goes to the test's output, beside the browser's own report of the answer.
+  const take = (chunk: Buffer) => {
+    if (started) process.stderr.write(`[server] ${chunk.toString()}`);
+    else output += chunk.toString();
+  };
+  child.stdout?.on('data', take);
+  child.stderr?.on('data', take);
   const exited = once(child, 'exit');
   const deadline = Date.now() + 120_000;
   let url: string | undefined;
@@ -55,6 +58,7 @@ export const startServer = async (env: Record<string, string> = {}): Promise<Sta
     token = /export TOKEN=(\S+)/.exec(output)?.[1];
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  started = true;
   const base = url;
   const bearer = token;
   return {
