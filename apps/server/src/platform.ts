@@ -219,8 +219,8 @@ export const startPlatform = async (
 
     // Development only: the stand-in API the demo connectors call, and the proxy's exemption for exactly it.
     const port = (server.address() as AddressInfo).port;
-    // The stand-in's credentials follow the sealing key, as the demo connectors' sealed ones do.
-    const standIn = standInOf(config, devIssuer !== undefined, port, sealingKeyText(key));
+    // The stand-in's credentials follow the development issuer's key, which no secrets-key rotation changes.
+    const standIn = standInOf(config, devIssuer, port, keyTexts(key));
     if (standIn && demoLoaded) {
       const published = await publishDemoConnectors({
         database,
@@ -377,7 +377,7 @@ export const startPlatform = async (
 };
 
 /** The sealing (first) key's base64 text: the whole of SECRETS_KEY when it is one bare key, as before key ids. */
-const sealingKeyText = (secretsKey: string): string => parseSecretsKeys(secretsKey)[0]?.base64 ?? secretsKey;
+const keyTexts = (secretsKey: string): string[] => parseSecretsKeys(secretsKey).map((k) => k.base64);
 
 /** DEV_ISSUER=false without AUTH_ISSUER: no issuer, so every protected route answers 401. */
 const refuseEveryToken = (issuer: string): TokenVerifier => ({

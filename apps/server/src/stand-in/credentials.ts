@@ -3,28 +3,46 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /** What the demo connectors authorize with: client credentials for media, a static key for data. */
 export type StandInCredentials = {
   clientId: string;
+  /** The secret and key the demo connectors are published with. */
   clientSecret: string;
   apiKeyHeader: string;
   apiKey: string;
+  /** Whether the stand-in takes this client secret, or this key: today's, or one an earlier version published. */
+  takesClientSecret(secret: string): boolean;
+  takesApiKey(key: string): boolean;
   /** A bearer token this stand-in issued and that has not expired. */
   verifyToken(token: string, nowSeconds: number): boolean;
   issueToken(nowSeconds: number, lifetimeSeconds: number): string;
 };
 
-/**
- * Derived from the platform's secrets key, so they survive a restart (the stored demo authorizations keep working)
- * and nobody can guess them; tokens are signed, so the stand-in keeps no state.
- */
-export const standInCredentials = (secretsKey: string): StandInCredentials => {
-  const derive = (label: string) =>
+/** Derives a stand-in secret for a label. */
+export type Derive = (label: string) => string;
+
+/** The derivation of the versions that keyed the stand-in's secrets with the secrets key itself (`earlierKeys`). */
+export const deriveWithKey =
+  (secretsKey: string): Derive =>
+  (label) =>
     createHmac('sha256', secretsKey).update(`stand-in:${label}`).digest('base64url');
-  const tokenKey = derive('token');
+
+/**
+ * Derived (`derive`, the development issuer's key) so that they survive a restart and a secrets-key rotation (the
+ * stored demo authorizations keep working), and nobody can guess them; tokens are signed, so the stand-in keeps no
+ * state. Secrets derived by `earlier` (demo connectors an earlier version published) are still taken.
+ */
+export const standInCredentials = (derive: Derive, earlier: readonly Derive[] = []): StandInCredentials => {
+  const tokenKey = derive('stand-in:token');
   const sign = (payload: string) => createHmac('sha256', tokenKey).update(payload).digest('base64url');
+  const clientSecret = derive('stand-in:client-secret');
+  const apiKey = derive('stand-in:api-key');
+  const takes = (mine: string, label: string) => (given: string) =>
+    sameText(given, mine) || earlier.some((old) => sameText(given, old(label)));
   return {
     clientId: 'stand-in-media',
-    clientSecret: derive('client-secret'),
+    clientSecret,
     apiKeyHeader: 'X-Api-Key',
-    apiKey: derive('api-key'),
+    apiKey,
+    takesClientSecret: takes(clientSecret, 'client-secret'),
+    takesApiKey: takes(apiKey, 'api-key'),
     issueToken: (now, lifetime) => {
       const payload = `si.${now + lifetime}`;
       return `${payload}.${sign(payload)}`;

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
+import type { DevIssuer } from '@platform/api/dev-issuer';
 import type { Config } from '../config.ts';
-import { type StandInCredentials, standInCredentials } from './credentials.ts';
+import { deriveWithKey, type StandInCredentials, standInCredentials } from './credentials.ts';
 
 export type StandIn = { origin: string; credentials: StandInCredentials };
 
@@ -11,11 +12,12 @@ export type StandIn = { origin: string; credentials: StandInCredentials };
  */
 export const standInOf = (
   config: Pick<Config, 'host' | 'demoData' | 'production'>,
-  devIssuerRuns: boolean,
+  devIssuer: Pick<DevIssuer, 'deriveSecret'> | undefined,
   port: number,
-  secretsKey: string,
+  /** The keys of SECRETS_KEY: earlier versions derived the stand-in's secrets from the sealing one. */
+  secretsKeys: readonly string[],
 ): StandIn | undefined => {
-  if (!devIssuerRuns || !config.demoData || config.production) return undefined;
+  if (!devIssuer || !config.demoData || config.production) return undefined;
   const host = config.host;
   const literal =
     host === '0.0.0.0' || isIP(host) === 0
@@ -25,5 +27,8 @@ export const standInOf = (
         : isIP(host) === 6
           ? `[${host}]`
           : host;
-  return { origin: `http://${literal}:${port}`, credentials: standInCredentials(secretsKey) };
+  return {
+    origin: `http://${literal}:${port}`,
+    credentials: standInCredentials(devIssuer.deriveSecret, secretsKeys.map(deriveWithKey)),
+  };
 };

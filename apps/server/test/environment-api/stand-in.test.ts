@@ -3,8 +3,11 @@ import { createServer } from 'node:net';
 import { DEMO_OWNER_ID } from '@platform/store';
 import { testBackends } from '@platform/store/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deriveWithKey } from '../../src/stand-in/credentials.ts';
 import { standInOf } from '../../src/stand-in/stand-in.ts';
 import { startTestPlatform, type TestPlatform } from '../support/platform.ts';
+import { runCommand } from '../support/rotation-world.ts';
+import { startServerChild } from '../support/server-child.ts';
 
 type Connector = { id: string; name: string; type: string; allowedDomains: string[] };
 
@@ -209,15 +212,111 @@ describe.each((await testBackends()).slice(0, 1))('a restart on another port on 
   }, 120_000);
 });
 
-describe('where the stand-in runs', () => {
+describe.each(await testBackends())('a secrets key rotation on $name', (backend) => {
+  it('leaves the demo connectors working: a new sealing key first, then the old one gone after rotate-secrets', async () => {
+    const database = await backend.fresh();
+    await database.detach();
+    const keyOf = (fill: number) => Buffer.alloc(32, fill).toString('base64');
+    const both = `new:${keyOf(2)},old:${keyOf(1)}`;
+    const shared = {
+      DATA_DIR: database.dataDir,
+      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl, DEV_ISSUER: 'true' } : {}),
+    };
+    const command = async (args: string[], secretsKey: string) => {
+      const run = runCommand(args, { ...shared, AUTH_ISSUER: '', SECRETS_KEY: secretsKey });
+      expect(await run.exited, run.output()).toBe(0);
+      return run.output();
+    };
+    /** `platform-server start` with demo data and the development issuer, as `npm start` runs it. */
+    const start = (secretsKey: string) =>
+      startServerChild({
+        dataDir: database.dataDir,
+        databaseUrl: database.databaseUrl,
+        issuerUrl: '',
+        env: { ...shared, DEMO_DATA: 'true', PROXY_ALLOW_PRIVATE_NETWORKS: 'false', SECRETS_KEY: secretsKey },
+      });
+    /** The two demo connectors' first pages through the proxy, both usages: each answer's status. */
+    const statuses = async (url: string, secretsKey: string) => {
+      const token = (
+        await command(
+          ['token', '--sub', DEMO_OWNER_ID, '--roles', 'platform:read,connector:server'],
+          secretsKey,
+        )
+      ).trim();
+      const headers = { authorization: `Bearer ${token}` };
+      const listed = await fetch(`${url}/grafx/api/v1/environment/acme-prod/connectors`, { headers });
+      const demo = ((await listed.json()) as { data: Connector[] }).data.filter((c) =>
+        c.name.startsWith('Stand-in'),
+      );
+      const answers: string[] = [];
+      for (const connector of demo)
+        for (const usage of ['browser', 'server']) {
+          const path = connector.type === 'media' ? 'media/assets?page=1' : 'data/products';
+          const answer = await fetch(
+            `${url}/grafx/api/v1/environment/acme-prod/connectors/${connector.id}/proxy`,
+            {
+              headers: {
+                ...headers,
+                'x-grafx-proxy-external-url': `${url}/dev/stand-in/${path}`,
+                'x-grafx-proxy-external-authentication-source': usage,
+              },
+            },
+          );
+          answers.push(`${connector.type} ${usage} ${answer.status}`);
+        }
+      return answers.sort();
+    };
+    const allOk = ['data browser 200', 'data server 200', 'media browser 200', 'media server 200'];
+    try {
+      for (const secretsKey of [`old:${keyOf(1)}`, both]) {
+        // The operator's first step of a rotation: the new key first (it seals), the old one kept (it opens).
+        const server = await start(secretsKey);
+        try {
+          expect(await statuses(server.url, secretsKey)).toEqual(allOk);
+        } finally {
+          await server.stop();
+        }
+      }
+      // Then rotate-secrets re-seals every value under the new key, and the old one goes.
+      await command(['rotate-secrets'], both);
+      const server = await start(`new:${keyOf(2)}`);
+      try {
+        expect(await statuses(server.url, `new:${keyOf(2)}`)).toEqual(allOk);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await database.close();
+    }
+  }, 180_000);
+});
+
+describe('where the stand-in runs, and what it takes', () => {
   const key = Buffer.alloc(32, 1).toString('base64');
+  const issuer = { deriveSecret: (label: string) => `derived-${label}` };
   it('only with the development issuer and demo data, never in production', () => {
     const dev = { host: '127.0.0.1', demoData: true, production: false };
-    expect(standInOf(dev, true, 8080, key)?.origin).toBe('http://127.0.0.1:8080');
-    expect(standInOf({ ...dev, host: '0.0.0.0' }, true, 8080, key)?.origin).toBe('http://127.0.0.1:8080');
-    expect(standInOf({ ...dev, host: '::' }, true, 8080, key)?.origin).toBe('http://[::1]:8080');
-    expect(standInOf(dev, false, 8080, key)).toBeUndefined();
-    expect(standInOf({ ...dev, demoData: false }, true, 8080, key)).toBeUndefined();
-    expect(standInOf({ ...dev, production: true }, true, 8080, key)).toBeUndefined();
+    expect(standInOf(dev, issuer, 8080, [key])?.origin).toBe('http://127.0.0.1:8080');
+    expect(standInOf({ ...dev, host: '0.0.0.0' }, issuer, 8080, [key])?.origin).toBe('http://127.0.0.1:8080');
+    expect(standInOf({ ...dev, host: '::' }, issuer, 8080, [key])?.origin).toBe('http://[::1]:8080');
+    expect(standInOf(dev, undefined, 8080, [key])).toBeUndefined();
+    expect(standInOf({ ...dev, demoData: false }, issuer, 8080, [key])).toBeUndefined();
+    expect(standInOf({ ...dev, production: true }, issuer, 8080, [key])).toBeUndefined();
+  });
+
+  it('takes the secrets it publishes and those earlier versions derived from a SECRETS_KEY key, nothing else', () => {
+    const dev = { host: '127.0.0.1', demoData: true, production: false };
+    const credentials = standInOf(dev, issuer, 8080, [key])!.credentials;
+    const earlier = deriveWithKey(key);
+    expect(credentials.clientSecret).toBe('derived-stand-in:client-secret');
+    expect(credentials.takesClientSecret(credentials.clientSecret)).toBe(true);
+    expect(credentials.takesClientSecret(earlier('client-secret'))).toBe(true);
+    expect(credentials.takesApiKey(credentials.apiKey)).toBe(true);
+    expect(credentials.takesApiKey(earlier('api-key'))).toBe(true);
+    expect(credentials.takesApiKey(earlier('client-secret'))).toBe(false);
+    expect(
+      credentials.takesClientSecret(deriveWithKey(Buffer.alloc(32, 2).toString('base64'))('client-secret')),
+    ).toBe(false);
+    expect(credentials.takesClientSecret('')).toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
@@ -31,6 +32,11 @@ export type DevIssuer = {
     nonce: string | undefined;
     ttlSeconds: number;
   }): Promise<string>;
+  /**
+   * A value only this issuer's signing key yields for `label`: for development stand-ins whose credentials must stay
+   * the same across restarts, replicas and a SECRETS_KEY rotation (the key is the same wherever the issuer runs).
+   */
+  deriveSecret(label: string): string;
 };
 
 /** Paths of the sign-in flow, on the server itself. */
@@ -85,6 +91,10 @@ export const createDevIssuer = async (options: {
   const kid = privateJwk.kid ?? 'dev';
   return {
     issuer,
+    deriveSecret: (label) =>
+      createHmac('sha256', privateJwk.d ?? '')
+        .update(`derived:${label}`)
+        .digest('base64url'),
     keys: createLocalJWKSet(jwks),
     jwks,
     authorizationEndpoint,
