@@ -8,4 +8,6 @@ export default defineConfig({
   // Workspace packages from their sources, as TypeScript resolves them (tsconfig customConditions).
   resolve: { conditions: ['@platform/source', ...defaultClientConditions] },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, target: 'es2022' },
+  // Try it's sandbox worker imports the runtime as modules do.
+  worker: { format: 'es' },
 });

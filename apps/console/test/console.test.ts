@@ -57,6 +57,10 @@ describe.runIf(chromiumAvailable)('the console', () => {
     const assetResponse = await fetch(`${server.url}${asset}`);
     expect(assetResponse.status).toBe(200);
     expect(assetResponse.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // Try it's sandbox worker takes its policy from its own script's answer: the page's.
+    expect(assetResponse.headers.get('content-security-policy')).toBe(
+      pageResponse.headers.get('content-security-policy'),
+    );
     expect((await fetch(`${server.url}/console/assets/missing-0000.js`)).status).toBe(404);
   });
 

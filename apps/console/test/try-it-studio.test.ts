@@ -512,4 +512,42 @@ describe.runIf(chromiumAvailable)('the console: Try it calls connectors as Studi
     expect(pointers).toHaveLength(1);
     expect(context).toEqual({ scope: 'team' });
   });
+
+  it('a connector that loops runs in a worker of its own: the page stays usable, and closing the panel ends it', async () => {
+    const api = `${server.url}/grafx/api/v1/environment/acme-prod`;
+    const created = await fetch(`${api}/connectors`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Looping media',
+        version: '1.0.0',
+        type: 'media',
+        script: `export default class Looping {
+          constructor(runtime) { this.runtime = runtime; }
+          async query() { for (;;) {} }
+          async detail(id) { return { id, name: id, relativePath: '/', type: 0, metaData: {} }; }
+          async download() { throw new Error('nothing to download'); }
+          getConfigurationOptions() { return []; }
+          getCapabilities() { return { query: true, detail: true, filtering: false, metadata: false }; }
+        }`,
+        options: {},
+        allowedDomains: ['127.0.0.1'],
+        supportedAuth: [],
+      }),
+    });
+    expect(created.status).toBe(201);
+    await tab.reload();
+    const looping = await open('Looping media');
+    // Its first browse loops until the time limit (30 s); meanwhile the page answers at once.
+    await expect.poll(() => looping.innerText()).toContain('Runs version 1.0.0');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const began = Date.now();
+    expect(await tab.evaluate(() => document.title.length >= 0)).toBe(true);
+    expect(Date.now() - began).toBeLessThan(5_000);
+    // Closed, its worker ends with the loop; another connector's Try it runs at once.
+    await open('Looping media');
+    expect(await looping.count()).toBe(0);
+    const plain = await open('Recorder plain');
+    await expect.poll(() => names(plain), { timeout: 10_000 }).toContain('Sunrise');
+  });
 });

@@ -58,6 +58,9 @@ export const loadConsole = async (settings: ConsoleSettings): Promise<(app: Expr
       `${CONSOLE_PATH}/assets`,
       (_req, res, next) => {
         mark(res);
+        // A worker's script brings its own policy (Try it's sandbox worker): the page's, so that it too may fetch
+        // from the platform only.
+        res.set('Content-Security-Policy', policy);
         next();
       },
       express.static(join(dist, 'assets'), {

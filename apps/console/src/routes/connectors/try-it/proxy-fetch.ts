@@ -1,5 +1,4 @@
 import { type HostFetch, RuntimeError } from '@platform/runtime';
-import { currentToken } from '../../../auth/use-session.ts';
 
 /** Headers the proxy adds to every answer for its own sake; the connector sees the target's headers only. */
 const proxyOwn = new Set(['content-security-policy', 'x-content-type-options']);
@@ -10,7 +9,7 @@ const proxyOwn = new Set(['content-security-policy', 'x-content-type-options']);
  * browser-usage credentials (authorization-code tokens included). The token never enters the sandbox.
  */
 export const proxyFetch =
-  (environment: string, connectorId: string): HostFetch =>
+  (environment: string, connectorId: string, currentToken: () => string | undefined): HostFetch =>
   async (request, signal) => {
     const token = currentToken();
     const method = request.method.toUpperCase();

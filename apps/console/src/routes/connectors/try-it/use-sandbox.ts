@@ -1,18 +1,19 @@
 import {
   type ConnectorMethod,
-  type ConnectorSandbox,
   type FetchRecord,
   type InvocationResult,
-  loadConnector,
+  RuntimeError,
+  type RuntimeErrorCode,
 } from '@platform/runtime';
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { currentToken } from '../../../auth/use-session.ts';
 import { CallFailure } from './failure.ts';
-import { proxyFetch } from './proxy-fetch.ts';
+import type { FromSandbox, Source, ToSandbox, WireError } from './sandbox-protocol.ts';
+
+export type { Source } from './sandbox-protocol.ts';
 
 /** One call of the connector as the panels make it; a failure rejects with a `CallFailure`. */
 export type Call = (method: ConnectorMethod, args: unknown[]) => Promise<InvocationResult>;
-
-export type Source = { script: string; options: Record<string, unknown>; version: string };
 
 /** One call as the panel lists it: the method, how it ended, the fetches made inside it and what it said. */
 export type CallRecord = {
@@ -25,31 +26,59 @@ export type CallRecord = {
   logs: string[];
 };
 
+type Pending = {
+  resolve: (result: InvocationResult) => void;
+  reject: (error: unknown) => void;
+  fetches: FetchRecord[];
+  logs: string[];
+};
+
+/** The runtime's error again, as the panel reads it: its code and the connector's status. */
+const errorOf = (error: WireError): Error =>
+  error.code === undefined
+    ? new Error(error.message)
+    : new RuntimeError(error.code as RuntimeErrorCode, error.message, {
+        connectorStatus: error.connectorStatus,
+      });
+
 /**
- * The connector in this browser: one sandbox of the platform runtime per source version, calls one at a time, and
- * the log of calls with their fetches (newest first). Disposed when the panel closes.
+ * The connector in this browser: one sandbox of the platform runtime per source version, in a worker of its own
+ * (sandbox-worker.ts), so a connector that loops never freezes the page; calls one at a time, and the log of calls
+ * with their fetches (newest first). The worker ends when the panel closes, a call still running with it.
  */
 export const useSandbox = (environment: string, connectorId: string, source: Source | undefined) => {
-  const sandbox = useRef<Promise<ConnectorSandbox> | undefined>(undefined);
-  const fetches = useRef<FetchRecord[]>([]);
-  const logs = useRef<string[]>([]);
+  const worker = useRef<Worker | undefined>(undefined);
+  const pending = useRef(new Map<number, Pending>());
   const [calls, setCalls] = useState<CallRecord[]>([]);
 
   useEffect(() => {
     if (!source) return;
-    const loading = loadConnector({
-      script: source.script,
-      options: source.options,
-      platform: 'web',
-      fetch: proxyFetch(environment, connectorId),
-      onFetch: (record) => fetches.current.push(record),
-      onLogError: (message) => logs.current.push(message),
-    });
-    sandbox.current = loading;
-    loading.catch(() => undefined);
+    const started = new Worker(new URL('./sandbox-worker.ts', import.meta.url), { type: 'module' });
+    const waiting = pending.current;
+    started.onmessage = ({ data }: MessageEvent<FromSandbox>) => {
+      const call = waiting.get(data.id);
+      if (!call) return;
+      if (data.type === 'fetch') call.fetches.push(data.record);
+      else if (data.type === 'log') call.logs.push(data.message);
+      else {
+        waiting.delete(data.id);
+        if (data.type === 'done') call.resolve(data.result);
+        else call.reject(errorOf(data.error));
+      }
+    };
+    // The worker itself failed (its script could not load): every call waiting on it fails with that.
+    started.onerror = (event) => {
+      event.preventDefault();
+      for (const call of waiting.values()) call.reject(new Error(`the sandbox stopped: ${event.message}`));
+      waiting.clear();
+    };
+    started.postMessage({ type: 'load', source, environment, connectorId } satisfies ToSandbox);
+    worker.current = started;
     return () => {
-      sandbox.current = undefined;
-      void loading.then((s) => s.dispose()).catch(() => undefined);
+      worker.current = undefined;
+      started.terminate();
+      for (const call of waiting.values()) call.reject(new Error('the panel was closed'));
+      waiting.clear();
     };
   }, [environment, connectorId, source]);
 
@@ -59,27 +88,33 @@ export const useSandbox = (environment: string, connectorId: string, source: Sou
   const call: Call = useCallback((method, args) => {
     const run = async () => {
       const started = performance.now();
-      fetches.current = [];
-      logs.current = [];
+      const id = ++counter.current;
+      const entry: Pending = { resolve: () => undefined, reject: () => undefined, fetches: [], logs: [] };
       const record = (error?: string) => {
-        const entry: CallRecord = {
-          id: ++counter.current,
+        const listed: CallRecord = {
+          id,
           method,
           ms: Math.round(performance.now() - started),
-          fetches: fetches.current,
-          logs: logs.current,
+          fetches: entry.fetches,
+          logs: entry.logs,
         };
-        if (error !== undefined) entry.error = error;
-        setCalls((all) => [entry, ...all].slice(0, 50));
+        if (error !== undefined) listed.error = error;
+        setCalls((all) => [listed, ...all].slice(0, 50));
       };
       try {
-        if (!sandbox.current) throw new Error('the connector is still loading');
-        const result = await (await sandbox.current).call(method, args);
+        const running = worker.current;
+        if (!running) throw new Error('the connector is still loading');
+        const result = await new Promise<InvocationResult>((resolve, reject) => {
+          entry.resolve = resolve;
+          entry.reject = reject;
+          pending.current.set(id, entry);
+          running.postMessage({ type: 'call', id, method, args, token: currentToken() } satisfies ToSandbox);
+        });
         record();
         return result;
       } catch (error) {
         record(messageOf(error));
-        throw new CallFailure(error, fetches.current);
+        throw new CallFailure(error, entry.fetches);
       }
     };
     const next = queue.current.then(run, run);
