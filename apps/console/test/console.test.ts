@@ -234,6 +234,11 @@ describe.runIf(chromiumAvailable)('the console', () => {
     await page.getByRole('link', { name: 'Environments' }).click();
     await page.getByRole('link', { name: 'Connectors of Acme Production', exact: true }).click();
     const card = page.locator('article.card').filter({ hasText: 'Demo media' });
+    // Headings go down one level at a time: the page (1), each connector (2), its usages (3).
+    await expect.poll(() => card.getByRole('heading', { level: 2 }).innerText()).toMatch(/^Demo media/);
+    await expect
+      .poll(() => card.getByRole('heading', { level: 3 }).allInnerTexts())
+      .toEqual(['Server usage', 'Browser usage']);
     const usage = card.getByRole('region', { name: /server usage/ });
     await usage.getByText('Set the authorization').click();
     await usage.getByLabel('Header name').fill('X-Api-Key');

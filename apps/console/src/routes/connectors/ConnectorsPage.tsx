@@ -18,7 +18,7 @@ const ConnectorCard = ({ environment, connector }: { environment: string; connec
   return (
     <article className="card" aria-labelledby={`connector-${connector.id}`} data-connector={connector.id}>
       <header className="card-head">
-        <h3 id={`connector-${connector.id}`}>{connector.name}</h3>
+        <h2 id={`connector-${connector.id}`}>{connector.name}</h2>
         <span className={`badge ${connector.enabled ? 'ok' : 'off'}`}>
           {connector.enabled ? 'enabled' : 'disabled'}
         </span>

@@ -38,7 +38,7 @@ export const UsageAuth = ({
 
   return (
     <section className="usage" aria-label={label}>
-      <h4>{usage === 'server' ? 'Server usage' : 'Browser usage'}</h4>
+      <h3>{usage === 'server' ? 'Server usage' : 'Browser usage'}</h3>
       {current ? (
         <dl className="facts compact" data-usage-auth={usage}>
           <div>

@@ -7,12 +7,12 @@ export const Activity = ({ environment, connectorId }: { environment: string; co
   const activity = useConnectorActivity(environment, connectorId);
   return (
     <section aria-label="Activity" className="try-activity">
-      <h5>
+      <h4>
         Activity{' '}
         <button type="button" onClick={() => void activity.refetch()} disabled={activity.isFetching}>
           Refresh
         </button>
-      </h5>
+      </h4>
       {activity.isPending ? (
         <p className="muted">Loading activity…</p>
       ) : activity.isError ? (

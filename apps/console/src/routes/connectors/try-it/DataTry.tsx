@@ -172,7 +172,7 @@ export const DataTry = ({
   return (
     <div className="try-data">
       {modelFailure !== undefined && <FailureNote failure={modelFailure} kind="data" />}
-      {model?.properties && <h5>Model</h5>}
+      {model?.properties && <h4>Model</h4>}
       {model?.properties && (
         <ul aria-label="Model" className="try-model">
           {model.properties.map((p) => (

@@ -3,7 +3,7 @@ import type { CallRecord } from './use-sandbox.ts';
 /** Every call of this panel, newest first, with each fetch it made through the proxy and what it said with logError. */
 export const FetchLog = ({ calls }: { calls: CallRecord[] }) => (
   <section aria-label="Fetch log" className="try-log">
-    <h5>Calls and fetches</h5>
+    <h4>Calls and fetches</h4>
     {calls.length === 0 ? (
       <p className="muted">Nothing run yet.</p>
     ) : (

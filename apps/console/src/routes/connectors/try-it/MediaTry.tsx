@@ -151,7 +151,7 @@ const Detail = ({
   };
   return (
     <section aria-label={`Detail of ${item.name}`} className="try-detail">
-      <h5>{item.name}</h5>
+      <h4>{item.name}</h4>
       {detail !== undefined && <pre>{JSON.stringify(detail, null, 2)}</pre>}
       <form
         className="try-form"
@@ -214,7 +214,7 @@ const LookUp = ({ call, capabilities }: { call: Call; capabilities: MediaCapabil
   };
   return (
     <section aria-label="Look up an asset" className="try-lookup">
-      <h5>Look up an asset by id, as Studio resolves an image variable</h5>
+      <h4>Look up an asset by id, as Studio resolves an image variable</h4>
       <form
         className="try-form"
         onSubmit={(event) => {

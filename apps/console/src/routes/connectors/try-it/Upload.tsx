@@ -43,7 +43,7 @@ export const Upload = ({
   };
   return (
     <section aria-label="Upload files" className="try-upload">
-      <h5>Upload files</h5>
+      <h4>Upload files</h4>
       <label htmlFor={`${id}-files`}>Upload</label>
       <input
         id={`${id}-files`}
