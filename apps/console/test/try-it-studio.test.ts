@@ -230,6 +230,12 @@ describe.runIf(chromiumAvailable)('the console: Try it calls connectors as Studi
     upstream.clear();
     await grid(panel).getByRole('button', { name: 'Photos' }).click();
     await expect.poll(() => names(panel)).toEqual(['Summer', 'Beach']);
+    // The folder's button went with the page it was on: the focus is on where the user now is, and Tab goes on
+    // into the folder's items.
+    const focused = () => tab.evaluate(() => document.activeElement?.textContent ?? '');
+    await expect.poll(focused).toBe('2 media on page 1 of /Photos');
+    await tab.keyboard.press('Tab');
+    expect(await focused()).toContain('Summer');
     await grid(panel).getByRole('button', { name: 'Summer' }).click();
     await expect.poll(() => names(panel)).toEqual(['Deep', 'Sea']);
     await grid(panel).getByRole('button', { name: 'Deep' }).click();
@@ -259,6 +265,7 @@ describe.runIf(chromiumAvailable)('the console: Try it calls connectors as Studi
     await expect.poll(() => names(panel)).toEqual(['Deep', 'Sea']);
     await crumbs.getByRole('button', { name: 'Photos' }).click();
     await expect.poll(() => names(panel)).toEqual(['Summer', 'Beach']);
+    await expect.poll(focused).toBe('2 media on page 1 of /Photos');
     await crumbs.getByRole('button', { name: 'Home' }).click();
     await expect.poll(() => names(panel)).toContain('Photos');
     expect(args('query').map(([options]) => options)).toEqual([

@@ -252,6 +252,16 @@ export const MediaTry = ({ call, capabilities, context }: Props) => {
   const [busy, setBusy] = useState(false);
   const [selected, setSelected] = useState<MediaItem>();
   const latest = useRef(0);
+  // A folder opened or left by its button: the button is gone with the page it was on, so the focus goes to the
+  // line that says where the user now is (it would otherwise fall back to the document, far from the panel).
+  const status = useRef<HTMLParagraphElement>(null);
+  const moved = useRef(false);
+  useEffect(() => {
+    if (page && moved.current) {
+      moved.current = false;
+      status.current?.focus();
+    }
+  }, [page]);
 
   const load = useCallback(
     async (at: Place, token: string, number: number) => {
@@ -290,16 +300,19 @@ export const MediaTry = ({ call, capabilities, context }: Props) => {
     if (isFolder(item)) {
       setSelected(undefined);
       const segments = segmentsOf(item);
+      moved.current = true;
       void load({ segments, crumbs: [...place.crumbs, { name: item.name, segments }], search: '' }, '', 1);
     } else setSelected(item);
   };
   // Back to a folder opened on the way: the very collection its opening sent (depth 0 is the root).
-  const back = (depth: number) =>
+  const back = (depth: number) => {
+    moved.current = true;
     void load(
       { segments: place.crumbs[depth - 1]?.segments ?? [], crumbs: place.crumbs.slice(0, depth), search: '' },
       '',
       1,
     );
+  };
 
   return (
     <div className="try-media">
@@ -346,7 +359,7 @@ export const MediaTry = ({ call, capabilities, context }: Props) => {
       {failure !== undefined && <FailureNote failure={failure} kind="media" />}
       {page && (
         <>
-          <p className="muted" role="status">
+          <p className="muted" role="status" ref={status} tabIndex={-1}>
             {page.items.length} media on page {page.number}
             {place.search ? ` of the search “${place.search}”` : ` of ${collectionOf(place.segments)}`}
           </p>
