@@ -207,7 +207,7 @@ export const DataTry = ({
       {shown && (
         <>
           <p className="muted" role="status">
-            {shown.rows.length} rows on page {shown.number}
+            {shown.rows.length} {shown.rows.length === 1 ? 'row' : 'rows'} on page {shown.number}
           </p>
           <RowsTable
             rows={shown.rows}
