@@ -87,6 +87,46 @@ describe.each(backends)('importDataFile on $name', (backend) => {
     });
   });
 
+  it('moves an environment with its renders to the subscription that lists it, whichever comes first in the file', async () => {
+    for (const newcomerFirst of [false, true]) {
+      const file = smallFile();
+      await importDataFile(database, file);
+      const before = await tableCounts(database.db);
+      const moved = structuredClone(file);
+      const acme = moved.subscriptions[0]!;
+      const prod = acme.environments.shift()!;
+      acme.members[0]!.environmentRoles = {};
+      const globex = {
+        ...structuredClone(acme),
+        id: 202,
+        guid: crypto.randomUUID(),
+        name: 'globex',
+        displayName: 'Globex',
+        clientId: crypto.randomUUID(),
+        externalIdpDomains: [],
+        licenses: [],
+        environments: [prod],
+        members: [],
+      };
+      moved.subscriptions = newcomerFirst ? [globex, acme] : [acme, globex];
+      moved.renderEvents = [];
+      await importDataFile(database, moved);
+      const rows = await queryRows<{ subscription: string; renders: number }>(
+        database.db,
+        sql`select s.name as subscription, coalesce(sum(d.count), 0)::int as renders
+            from environments e join subscriptions s on s.id = e.subscription_id
+            left join render_daily d on d.environment_id = e.id
+            where e.id = ${prod.id} group by s.name`,
+      );
+      expect(rows, `globex listed ${newcomerFirst ? 'first' : 'second'}`).toEqual([
+        { subscription: 'globex', renders: 7 },
+      ]);
+      expect((await tableCounts(database.db)).renders).toBe(before.renders);
+      await database.close();
+      database = await backend.fresh();
+    }
+  });
+
   it('keeps lists the file leaves out', async () => {
     const file = smallFile();
     await importDataFile(database, file);

@@ -196,6 +196,14 @@ describe.each(await testBackends())('the audit trail on $name', (backend) => {
       action: 'tag.create',
       actor: { subject: USERS.owner },
     });
+    // A data file has no id of its own: a refused import is named by its request's trace, as an accepted one is.
+    const notOperator = await call('POST', '/api/v1/imports', { ...owner, body: {} });
+    expect(notOperator.status).toBe(403);
+    expect((await trail(OPERATOR, 'action=data.import', OPERATOR_ROLES))[0]).toMatchObject({
+      outcome: 'denied',
+      traceId: notOperator.traceId,
+      target: { type: 'dataFile', id: notOperator.traceId },
+    });
   });
 
   it('shows each reader what its roles entitle it to', async () => {
@@ -267,6 +275,12 @@ describe.each(await testBackends())('the audit trail on $name', (backend) => {
     );
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors).sort()).toEqual(['from', 'limit', 'to']);
+    const badToken = await call<{ errors: Record<string, string[]> }>(
+      'GET',
+      '/api/v1/audit?limit=0&from=bad&nextPageToken=zz',
+      owner,
+    );
+    expect(Object.keys(badToken.body.errors).sort()).toEqual(['from', 'limit', 'nextPageToken']);
     for (const query of [
       'nextPageToken=garbage',
       'limit=0',

@@ -1,6 +1,7 @@
 import { AuditPage } from '@platform/core';
 import { z } from 'zod';
 import { listAudit } from '../services/audit/list.ts';
+import { isAuditPageToken } from '../services/audit/page-token.ts';
 import { DEFAULT_AUDIT_PAGE, MAX_AUDIT_PAGE } from '../services/audit/schemas.ts';
 import { pageLimit, singleQueryValue } from './input.ts';
 import { defineOperation } from './operation.ts';
@@ -37,6 +38,7 @@ const auditQuery = z.object({
   ),
   nextPageToken: singleQueryValue()
     .max(2048)
+    .refine(isAuditPageToken, { error: 'not a page token of this API' })
     .optional()
     .describe('Opaque token from links.nextPage of the previous page.'),
 });

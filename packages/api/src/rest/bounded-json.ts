@@ -13,7 +13,7 @@ export type JsonLimits = {
 export class NotJsonError extends Error {}
 
 const NUMBER_MESSAGE =
-  'a number JSON in JavaScript cannot keep exactly: beyond ±1.8e308, a non-zero number that rounds to 0, or an integer beyond ±9007199254740991; send it as a string';
+  'a number JSON in JavaScript cannot keep exactly: beyond ±1.8e308, a non-zero number that rounds to 0, or an integer beyond ±9007199254740991 (free-form JSON, such as the content of a template, may carry it as a string; a number field takes none)';
 
 /**
  * Whether a JSON number's text keeps its value as a JavaScript number: finite, not a non-zero that underflows to

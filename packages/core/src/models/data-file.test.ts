@@ -16,7 +16,7 @@ const subscription = (extra: Record<string, unknown> = {}) => ({
 const errorsOf = (input: unknown) => {
   const result = DataFile.safeParse(input);
   if (result.success) throw new Error('expected the file to be refused');
-  return dataFileErrors(result.error);
+  return dataFileErrors(result.error, input);
 };
 
 describe('the data file schema', () => {
@@ -31,6 +31,20 @@ describe('the data file schema', () => {
       'subscriptions[0].startDate': ['must be a calendar date as yyyy-MM-dd'],
       'subscriptions[0].endDate': ['must be a calendar date as yyyy-MM-dd'],
     });
+  });
+
+  it('names the bad paths in the order of the file, whatever the schema checks first', () => {
+    const errors = errorsOf({
+      renderEvents: [{ environmentGuid: 'x', kind: 'Pdf', at: '2026-01-01T00:00:00Z' }],
+      users: [{ id: 'u1', email: '' }],
+      zzz: 1,
+    });
+    expect(Object.keys(errors)).toEqual(['renderEvents[0].environmentGuid', 'users[0].email', 'zzz']);
+    // A required key left out is named after its siblings that are there.
+    expect(Object.keys(errorsOf({ users: [{ email: 'a@b.c', bogus: 1 }] }))).toEqual([
+      'users[0].bogus',
+      'users[0].id',
+    ]);
   });
 
   it('names an unknown key with the closest known key, at any depth', () => {

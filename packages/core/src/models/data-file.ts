@@ -201,5 +201,50 @@ export const describeUnknownRenderEventKey: DescribeUnknownKey = (_path, key) =>
   return near === undefined ? 'unknown field' : `unknown field; did you mean ${near}?`;
 };
 
-/** Every problem of a data file that failed to parse, keyed by path; unknown keys name the closest known key. */
-export const dataFileErrors = (error: z.ZodError): FieldErrors => fieldErrors(error, '', describeUnknownKey);
+/**
+ * Where `path` lies in `input`: the position of each of its keys among their siblings, as the file has them (JSON
+ * keeps its keys in order), and each index. A key the input lacks (a required field left out) comes after its siblings.
+ */
+const placeIn = (input: unknown, path: readonly PropertyKey[]): number[] => {
+  const place: number[] = [];
+  let at: unknown = input;
+  for (const key of path) {
+    if (Array.isArray(at) && typeof key === 'number') {
+      place.push(key);
+      at = at[key];
+    } else if (at !== null && typeof at === 'object') {
+      const keys = Object.keys(at);
+      const i = keys.indexOf(String(key));
+      place.push(i < 0 ? keys.length : i);
+      at = i < 0 ? undefined : (at as Record<string, unknown>)[keys[i] as string];
+    } else {
+      place.push(0);
+      at = undefined;
+    }
+  }
+  return place;
+};
+
+const earlier = (a: readonly number[], b: readonly number[]): number => {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return (a[i] ?? 0) - (b[i] ?? 0);
+  return a.length - b.length;
+};
+
+/**
+ * Every problem of a data file that failed to parse, keyed by path in the order of the file (`input`), so that the
+ * first named is the file's first bad path whatever the schema checked first; unknown keys name the closest known key.
+ */
+export const dataFileErrors = (error: z.ZodError, input?: unknown): FieldErrors => {
+  if (input !== undefined) {
+    const placed = error.issues.map((issue) => ({
+      issue,
+      place: placeIn(
+        input,
+        issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0] ?? ''] : issue.path,
+      ),
+    }));
+    placed.sort((a, b) => earlier(a.place, b.place));
+    error.issues.splice(0, error.issues.length, ...placed.map((p) => p.issue));
+  }
+  return fieldErrors(error, '', describeUnknownKey);
+};

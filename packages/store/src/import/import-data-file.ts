@@ -50,7 +50,7 @@ export const importDataFile = async (
   options: ImportOptions = {},
 ): Promise<ImportSummary> => {
   const parsed = await parseDataFile(input);
-  if (!parsed.success) throw rejected(dataFileErrors(parsed.error));
+  if (!parsed.success) throw rejected(dataFileErrors(parsed.error, input));
   const plan = planImport(input, parsed.data);
   const { file } = plan;
 
@@ -87,9 +87,8 @@ export const importDataFile = async (
       const stored = await loadStoredState(tx, memberUserIds);
       const checked = await checkReferences(plan, stored);
       if (Object.keys(checked.errors).length > 0) throw rejected(checked.errors);
-      const storedIds = new Set(stored.environments.map((e) => e.id));
       try {
-        const written = await writeEntities(tx, plan, checked, storedIds, progress, cursor);
+        const written = await writeEntities(tx, plan, checked, stored.environments, progress, cursor);
         cursor.path = 'renderEvents';
         cursor.locate = undefined;
         if (options.demo) await writeDemoRollups(tx, file.renderEvents, checked.environmentIds, progress);

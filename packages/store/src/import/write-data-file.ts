@@ -15,6 +15,7 @@ import type { Db } from '../types.ts';
 import type { CheckedImport } from './check-references.ts';
 import type { ImportCursor } from './database-refusal.ts';
 import type { ImportPlan } from './import-plan.ts';
+import type { StoredEnvironment } from './stored-state.ts';
 import { type TurnBudget, turnBudget } from './turn-budget.ts';
 import { chunks, takeIncoming } from './upsert.ts';
 
@@ -88,7 +89,7 @@ export const writeEntities = async (
   tx: Tx,
   { file, replaces }: ImportPlan,
   checked: CheckedImport,
-  storedEnvironmentIds: ReadonlySet<number>,
+  stored: readonly StoredEnvironment[],
   progress: Progress,
   cursor: ImportCursor,
 ): Promise<{ newEnvironments: number }> => {
@@ -106,6 +107,12 @@ export const writeEntities = async (
     progress(batch.length);
   }
 
+  const storedEnvironmentIds = new Set(stored.map((e) => e.id));
+  // Environments the file lists under some subscription: one left out of its stored subscription's list moves to
+  // the one that lists it, with its data (renders, templates, connectors), whichever of the two comes first.
+  const listed = new Set(
+    file.subscriptions.flatMap((s, i) => (replaces[i]?.environments ? s.environments.map((e) => e.id) : [])),
+  );
   let newEnvironments = 0;
   for (const [i, subscription] of file.subscriptions.entries()) {
     const replace = replaces[i]!;
@@ -134,14 +141,13 @@ export const writeEntities = async (
             e.guid.toLowerCase() === key.guid ||
             (e.technicalName ?? '').toLowerCase() === key['lower(technical_name)'],
         );
-      if (turn.spent()) await turn.next();
-      await tx
-        .delete(environments)
-        .where(
-          ids.length > 0
-            ? and(eq(environments.subscriptionId, subscription.id), notInArray(environments.id, ids))
-            : eq(environments.subscriptionId, subscription.id),
-        );
+      const gone = stored
+        .filter((e) => e.subscriptionId === subscription.id && !listed.has(e.id))
+        .map((e) => e.id);
+      for (const batch of chunks(gone, ROWS_PER_STATEMENT)) {
+        if (turn.spent()) await turn.next();
+        await tx.delete(environments).where(inArray(environments.id, batch));
+      }
       for (const batch of chunks(environmentRows(subscription), ROWS_PER_STATEMENT)) {
         if (turn.spent()) await turn.next();
         await tx

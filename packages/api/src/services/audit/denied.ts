@@ -45,7 +45,9 @@ export const recordDenial = async (
       outcome: 'denied',
       target: {
         type: audit.target,
-        id: named ?? environment?.guid ?? subscription?.guid ?? reference ?? subscriptionGuid ?? '',
+        // Nothing in the path names it (a data file has no id of its own): the request's trace does, as for the
+        // accepted write.
+        id: named ?? environment?.guid ?? subscription?.guid ?? reference ?? subscriptionGuid ?? ctx.traceId,
         environment: environment ?? undefined,
         subscriptionId: subscription?.id,
       },

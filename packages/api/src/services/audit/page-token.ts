@@ -8,14 +8,21 @@ const Cursor = z.tuple([z.iso.datetime({ offset: true }), uuid()]);
 export const encodeAuditPageToken = (cursor: AuditCursor): string =>
   Buffer.from(JSON.stringify([cursor.at.toISOString(), cursor.id])).toString('base64url');
 
-export const decodeAuditPageToken = (token: string): AuditCursor => {
+const cursorOf = (token: string) => {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
   } catch {
     parsed = undefined;
   }
-  const cursor = Cursor.safeParse(parsed);
+  return Cursor.safeParse(parsed);
+};
+
+/** Whether `token` is one this API issued: the query's check, so that it is named beside the other bad parameters. */
+export const isAuditPageToken = (token: string): boolean => cursorOf(token).success;
+
+export const decodeAuditPageToken = (token: string): AuditCursor => {
+  const cursor = cursorOf(token);
   if (!cursor.success) {
     throw new ValidationError(
       'nextPageToken is not a token this API issued; pass links.nextPage of the previous page as it is.',
