@@ -46,6 +46,7 @@ describe.each(await testBackends())('the audit trail on $name', (backend) => {
   let connectorId = '';
   let templateId = '';
   let tagId = '';
+  let subjectTypeIds: string[] = [];
 
   beforeAll(async () => {
     connectorId = (await write('connector.publish', 'POST', `${base}/connectors`, connectorBody)).body.id!;
@@ -83,6 +84,13 @@ describe.each(await testBackends())('the audit trail on $name', (backend) => {
     await write('media.subjectTypes.set', 'PUT', `${base}/external-media/ext-1/vision`, {
       subjectTypes: [{ id: types.body.subjectTypes[0]!.id, assigned: true }],
     });
+    await write('media.subjectTypes.set', 'PUT', `${base}/external-media/ext-1/vision`, {
+      subjectTypes: [
+        { id: types.body.subjectTypes[0]!.id, assigned: true },
+        { id: types.body.subjectTypes[1]!.id, assigned: false },
+      ],
+    });
+    subjectTypeIds = [types.body.subjectTypes[0]!.id, types.body.subjectTypes[1]!.id];
     await write('subscription.idpDomains.set', 'PUT', `/api/v1/subscriptions/${SUB_A}/external-idp-domains`, [
       'acme.example',
       'login.acme.example',
@@ -119,6 +127,19 @@ describe.each(await testBackends())('the audit trail on $name', (backend) => {
     expect(byAction('connector.update')[0]?.changes).toEqual({ enabled: { from: true, to: false } });
     expect(byAction('tag.update')[0]?.changes).toEqual({ name: { from: 'Spring', to: 'Summer' } });
     expect(byAction('template.tags.set')[0]?.changes).toEqual({ tagIds: { from: [], to: [tagId] } });
+    // An assignment set again shows what it was; one never set shows only what it is now.
+    const [first, second] = subjectTypeIds;
+    expect(byAction('media.subjectTypes.set').map((entry) => entry.changes)).toEqual([
+      { [`subjectTypes.${first}`]: { from: true, to: true }, [`subjectTypes.${second}`]: { to: false } },
+      { [`subjectTypes.${first}`]: { to: true } },
+    ]);
+    // The deleted document's fingerprint is the one its last update set.
+    const updated = byAction('template.update')[0]?.changes.content?.to;
+    expect(updated).toMatch(/^sha256:[0-9a-f]{8}$/);
+    expect(byAction('template.delete')[0]?.changes).toEqual({
+      name: { from: 'Poster' },
+      content: { from: updated },
+    });
     expect(byAction('subscription.idpDomains.set')[0]?.target).toEqual({
       type: 'subscription',
       id: SUB_A,

@@ -95,6 +95,17 @@ const updateSubjectTypesOf =
         <W extends { unknown: string[] }>(set: (tx: Db) => Promise<W>) =>
         (into: Db): Promise<W> =>
           into.transaction(async (tx) => {
+            // What each assignment was (none on an asset never assigned), for the entry's `from`.
+            const recorded =
+              asset?.id ?? (await findMedia(tx as unknown as Db, environment.id, shownId, true))?.id;
+            const was = new Map(
+              recorded === undefined
+                ? []
+                : (await mediaSubjectTypeStates(tx as unknown as Db, recorded)).map((state) => [
+                    state.subjectTypeId,
+                    state.assigned,
+                  ]),
+            );
             const written = await set(tx as unknown as Db);
             if (written.unknown.length === 0) {
               await recordChange(ctx, tx as unknown as Db, {
@@ -103,7 +114,9 @@ const updateSubjectTypesOf =
                 changes: Object.fromEntries(
                   changes.map(({ subjectTypeId, assigned }) => [
                     `subjectTypes.${subjectTypeId}`,
-                    { to: assigned },
+                    was.has(subjectTypeId)
+                      ? { from: was.get(subjectTypeId), to: assigned }
+                      : { to: assigned },
                   ]),
                 ),
               });

@@ -1,4 +1,4 @@
-import { deleteTemplate as deleteTemplateRow, findTemplate } from '@platform/store';
+import { deleteTemplate as deleteTemplateRow, findTemplate, findTemplateContent } from '@platform/store';
 import { audited } from '../audit/record.ts';
 import type { Service } from '../context.ts';
 import { writeEnvironment } from '../environment-access.ts';
@@ -13,15 +13,20 @@ export const deleteTemplate: Service<TemplateInput, void> = async (ctx, input) =
     ctx,
     async (tx) => {
       const before = await findTemplate(tx, environment.id, templateId);
+      // The document as it was, for its fingerprint: what was deleted can be matched to what an earlier entry set.
+      const content = before ? await findTemplateContent(tx, environment.id, before.id) : undefined;
       if (!before || !(await deleteTemplateRow(tx, environment.id, templateId))) {
         throw templateNotFound(input.templateId);
       }
-      return before;
+      return { before, content };
     },
-    (before) => ({
+    ({ before, content }) => ({
       action: 'template.delete',
       target: { type: 'template', id: before.id, environment },
-      changes: { name: { from: before.name } },
+      changes: {
+        name: { from: before.name },
+        ...(content === undefined ? {} : { content: { from: ctx.fingerprint(content) } }),
+      },
     }),
   );
 };
