@@ -238,6 +238,46 @@ describe.runIf(chromiumAvailable)('connector-cli debug in Chromium', () => {
     }
   });
 
+  test('a connector that loops runs in a worker: the page stays usable, Stop ends the call, the next run works', async () => {
+    const dir = join(tempDir('debug-loop-'), 'project');
+    expect((await runCli(['new', '--name', 'Loops', '-o', dir])).code).toBe(0);
+    writeFileSync(
+      join(dir, 'connector.ts'),
+      `export default class Loops {
+  async query() { for (;;) {} }
+  async detail(id: string) { return { id, name: id, relativePath: '/', type: 0, metaData: {} }; }
+  async download() { throw new ConnectorHttpError(404, 'none'); }
+  getConfigurationOptions() { return []; }
+  getCapabilities() { return { query: true, detail: true, filtering: false, metadata: false }; }
+}
+`,
+    );
+    const debug = await startDebug([dir]);
+    const page = await browser.newPage();
+    try {
+      await page.goto(debug.url);
+      await expect.poll(() => page.getByRole('status').innerText()).toContain('Ready');
+      await page.getByLabel('Method', { exact: true }).selectOption({ label: 'query: browse the root' });
+      await page.getByRole('button', { name: 'Run' }).click();
+      await expect.poll(() => page.getByRole('status').innerText()).toBe('Running query…');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The loop holds the worker until the time limit (30 s); the page answers meanwhile.
+      const began = Date.now();
+      expect(await page.evaluate(() => document.title.length >= 0)).toBe(true);
+      expect(Date.now() - began).toBeLessThan(5_000);
+      await page.getByRole('button', { name: 'Stop' }).click();
+      await expect
+        .poll(() => page.getByRole('status').innerText())
+        .toBe('Stopped: the sandbox was ended with its call');
+      expect(await page.getByRole('button', { name: 'Stop' }).isDisabled()).toBe(true);
+      await run(page, 'detail');
+      expect(await page.getByRole('status').innerText()).toMatch(/^detail answered in \d+ ms$/);
+    } finally {
+      await page.close();
+      expect(await debug.stop()).toBe(0);
+    }
+  });
+
   test('a data connector through the local relay: the page of rows as a table, the fetch in the list', async () => {
     const api = await startApi();
     const dir = join(tempDir('debug-data-'), 'stand-in-data');

@@ -91,6 +91,7 @@ export const startDebugServer = async (
   options: DebugServerOptions,
 ): Promise<{ url: string; server: Server }> => {
   const pageScript = new URL('./debug-page.js', import.meta.url);
+  const workerScript = new URL('./debug-worker.js', import.meta.url);
   /** The page's own hosts: as the banner prints it, and under the name `localhost`; its origins are theirs. */
   const hosts = new Set<string>();
   const origins = new Set<string>();
@@ -107,6 +108,8 @@ export const startDebugServer = async (
       return send(res, 200, 'text/html; charset=utf-8', page(options.project.name));
     if (req.method === 'GET' && path === '/page.js')
       return send(res, 200, 'text/javascript; charset=utf-8', await readFile(pageScript));
+    if (req.method === 'GET' && path === '/worker.js')
+      return send(res, 200, 'text/javascript; charset=utf-8', await readFile(workerScript));
     if (req.method === 'GET' && path === '/connector.js')
       return send(res, 200, 'text/javascript; charset=utf-8', await options.script());
     if (req.method === 'GET' && path === '/project.json')

@@ -1,19 +1,12 @@
 /**
  * The page of `connector-cli debug`: the connector runs here, in the browser, in the platform's runtime (QuickJS
- * compiled to WebAssembly), exactly as the console's Try-it runs it. Each method is called with the arguments typed
+ * compiled to WebAssembly) in a worker of the page's own, exactly as the console's Try-it runs it. Each method is called with the arguments typed
  * in, which start as the calls GraFx Studio's editor makes; media come back as pictures, data pages as a table, and
  * every fetch is listed.
  */
 import { downloadDisplay } from '@platform/core/download-display';
-import {
-  type ConnectorMethod,
-  type ConnectorSandbox,
-  type FetchRecord,
-  type HostFetch,
-  type InvocationResult,
-  loadConnector,
-} from '@platform/runtime';
-import { fromBase64, type RelayFailure, type RelayResponse, toBase64 } from './relay-protocol.ts';
+import type { ConnectorMethod, FetchRecord, InvocationResult } from '@platform/runtime';
+import type { FromSandbox, ToSandbox } from './sandbox-messages.ts';
 
 type Project = {
   name: string;
@@ -73,28 +66,6 @@ const dataCalls: StudioCall[] = [
   { label: 'getConfigurationOptions', method: 'getConfigurationOptions', args: [] },
 ];
 
-const relay: HostFetch = async (request, signal) => {
-  const body =
-    request.body === undefined
-      ? null
-      : toBase64(typeof request.body === 'string' ? new TextEncoder().encode(request.body) : request.body);
-  const response = await fetch('/relay', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      url: request.url,
-      method: request.method,
-      headers: request.headers,
-      body,
-      redirect: request.redirect,
-    }),
-    signal,
-  });
-  const answer = (await response.json()) as RelayResponse | RelayFailure;
-  if ('error' in answer) throw new Error(answer.error);
-  return { ...answer, body: fromBase64(answer.body) };
-};
-
 const h = <K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attributes: Record<string, string> = {},
@@ -112,7 +83,7 @@ main { max-width: 1100px; margin: 0 auto; padding: 16px 24px; }
 h1 { font-size: 20px; margin: 8px 0 2px; } .muted { color: #5b6475; }
 form { display: grid; gap: 8px; background: #fff; border: 1px solid #d8dce3; border-radius: 8px; padding: 12px; margin: 12px 0; }
 label { font-weight: 600; } textarea { font: 13px ui-monospace, monospace; min-height: 70px; }
-button { justify-self: start; padding: 6px 14px; font-weight: 600; }
+button { justify-self: start; padding: 6px 14px; font-weight: 600; } .actions { margin: 0; }
 .grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(140px, 1fr)); gap: 10px; }
 figure { margin: 0; background: #fff; border: 1px solid #d8dce3; border-radius: 6px; padding: 6px; }
 figure img { width: 100%; height: 100px; object-fit: contain; background: #eef0f3; } figcaption { font-size: 12px; overflow-wrap: anywhere; }
@@ -171,6 +142,7 @@ const main = async () => {
   picker.addEventListener('change', fillArguments);
   fillArguments();
   const run = h('button', { type: 'submit', id: 'run' }, 'Run');
+  const stop = h('button', { type: 'button', id: 'stop', disabled: '' }, 'Stop');
   const status = h('p', { id: 'status', role: 'status', class: 'muted' });
   const result = h('section', { id: 'result', 'aria-label': 'Result' });
   const fetches = h('section', { id: 'fetches', 'aria-label': 'Fetches' });
@@ -185,7 +157,7 @@ const main = async () => {
     filesField,
     h('label', { for: 'options' }, 'Options (runtime.options)'),
     options,
-    run,
+    h('p', { class: 'actions' }, run, ' ', stop),
   );
   app.replaceChildren(
     h('h1', {}, project.name),
@@ -201,24 +173,54 @@ const main = async () => {
     messages,
   );
 
-  let sandbox: ConnectorSandbox | undefined;
-  let sandboxOptions = '';
-  const sandboxFor = async (optionsText: string) => {
-    if (sandbox && optionsText === sandboxOptions) return sandbox;
-    sandbox?.dispose();
-    sandbox = await loadConnector({
-      script,
-      options: JSON.parse(optionsText) as Record<string, unknown>,
-      platform: 'web',
-      fetch: relay,
-      onFetch: (record) => log.push(record),
-      onLogError: (message) => said.push(message),
-    });
-    sandboxOptions = optionsText;
-    return sandbox;
+  /**
+   * The sandbox, in a worker of its own (sandbox-worker.ts), so that a connector looping to its time limit leaves the
+   * page usable: made for the options as typed, made again when they change, ended by Stop with the call it runs.
+   */
+  let worker: Worker | undefined;
+  let workerOptions = '';
+  let sent = 0;
+  let waiting:
+    | { id: number; resolve: (result: InvocationResult) => void; reject: (error: unknown) => void }
+    | undefined;
+  const end = (reason: string) => {
+    worker?.terminate();
+    worker = undefined;
+    waiting?.reject(new Error(reason));
+    waiting = undefined;
   };
-  const call = async (name: ConnectorMethod, values: unknown[]): Promise<InvocationResult> =>
-    (await sandboxFor(options.value)).call(name, values);
+  const workerFor = (optionsText: string): Worker => {
+    if (worker && optionsText === workerOptions) return worker;
+    const options = JSON.parse(optionsText) as Record<string, unknown>;
+    end('the options changed');
+    const started = new Worker('/worker.js', { type: 'module' });
+    started.onmessage = ({ data }: MessageEvent<FromSandbox>) => {
+      const pending = waiting;
+      if (pending?.id !== data.id) return;
+      if (data.type === 'fetch') log.push(data.record);
+      else if (data.type === 'log') said.push(data.message);
+      else {
+        waiting = undefined;
+        if (data.type === 'done') pending.resolve(data.result);
+        else pending.reject(Object.assign(new Error(data.failure.message), data.failure));
+      }
+    };
+    started.onerror = (event) => {
+      event.preventDefault();
+      end(`the sandbox stopped: ${event.message}`);
+    };
+    started.postMessage({ type: 'load', script, options } satisfies ToSandbox);
+    worker = started;
+    workerOptions = optionsText;
+    return started;
+  };
+  const call = (method: ConnectorMethod, args: unknown[]): Promise<InvocationResult> =>
+    new Promise((resolve, reject) => {
+      const running = workerFor(options.value);
+      waiting = { id: ++sent, resolve, reject };
+      running.postMessage({ type: 'call', id: sent, method, args } satisfies ToSandbox);
+    });
+  stop.addEventListener('click', () => end('Stopped: the sandbox was ended with its call'));
 
   const showFetches = () => {
     fetches.replaceChildren(
@@ -303,6 +305,7 @@ const main = async () => {
       result.replaceChildren();
       status.textContent = `Running ${name}…`;
       run.disabled = true;
+      stop.disabled = false;
       const started = performance.now();
       try {
         const values = JSON.parse(args.value) as unknown;
@@ -326,6 +329,7 @@ const main = async () => {
         status.replaceChildren(h('span', { class: 'error' }, failureText(error)));
       } finally {
         run.disabled = false;
+        stop.disabled = true;
         showFetches();
         messages.replaceChildren(
           ...(said.length === 0
