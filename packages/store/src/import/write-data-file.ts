@@ -108,6 +108,13 @@ export const writeEntities = async (
   }
 
   const storedEnvironmentIds = new Set(stored.map((e) => e.id));
+  // Each subscription's stored environments, found once (Map.groupBy is not in Node 20).
+  const storedUnder = new Map<number, StoredEnvironment[]>();
+  for (const e of stored) {
+    const under = storedUnder.get(e.subscriptionId);
+    if (under) under.push(e);
+    else storedUnder.set(e.subscriptionId, [e]);
+  }
   // Environments the file lists under some subscription: one left out of its stored subscription's list moves to
   // the one that lists it, with its data (renders, templates, connectors), whichever of the two comes first.
   const listed = new Set(
@@ -141,9 +148,7 @@ export const writeEntities = async (
             e.guid.toLowerCase() === key.guid ||
             (e.technicalName ?? '').toLowerCase() === key['lower(technical_name)'],
         );
-      const gone = stored
-        .filter((e) => e.subscriptionId === subscription.id && !listed.has(e.id))
-        .map((e) => e.id);
+      const gone = (storedUnder.get(subscription.id) ?? []).filter((e) => !listed.has(e.id)).map((e) => e.id);
       for (const batch of chunks(gone, ROWS_PER_STATEMENT)) {
         if (turn.spent()) await turn.next();
         await tx.delete(environments).where(inArray(environments.id, batch));
