@@ -11,6 +11,7 @@ export {
   loadConnector,
   sdkVersion,
 } from './sandbox.ts';
+export { fromSandboxFailure, type SandboxFailure, toSandboxFailure } from './sandbox-failure.ts';
 export {
   type ConnectorMethod,
   connectorMethods,

@@ -5,7 +5,12 @@
  * every fetch is listed.
  */
 import { downloadDisplay } from '@platform/core/download-display';
-import type { ConnectorMethod, FetchRecord, InvocationResult } from '@platform/runtime';
+import {
+  type ConnectorMethod,
+  type FetchRecord,
+  fromSandboxFailure,
+  type InvocationResult,
+} from '@platform/runtime';
 import type { FromSandbox, ToSandbox } from './sandbox-messages.ts';
 
 type Project = {
@@ -202,7 +207,7 @@ const main = async () => {
       else {
         waiting = undefined;
         if (data.type === 'done') pending.resolve(data.result);
-        else pending.reject(Object.assign(new Error(data.failure.message), data.failure));
+        else pending.reject(fromSandboxFailure(data.failure));
       }
     };
     started.onerror = (event) => {

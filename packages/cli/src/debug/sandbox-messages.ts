@@ -1,12 +1,9 @@
-import type { ConnectorMethod, FetchRecord, InvocationResult } from '@platform/runtime';
+import type { ConnectorMethod, FetchRecord, InvocationResult, SandboxFailure } from '@platform/runtime';
 
 /** What the debug page and its sandbox's worker (sandbox-worker.ts) say to each other. */
 export type ToSandbox =
   | { type: 'load'; script: string; options: Record<string, unknown> }
   | { type: 'call'; id: number; method: ConnectorMethod; args: unknown[] };
-
-/** A failure as it crosses from the worker: what the page shows of it (its code, the connector's status). */
-export type SandboxFailure = { message: string; code?: string; connectorStatus?: number };
 
 /** Each about one call (`id`): its fetches and logError lines as they happen, then how it ended. */
 export type FromSandbox =

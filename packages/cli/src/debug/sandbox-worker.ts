@@ -3,9 +3,9 @@
  * The debug page's connector sandbox, in a worker of its own: a connector that loops until its time limit keeps
  * this thread busy, not the page's, and the page's Stop ends the worker with the call.
  */
-import { type ConnectorSandbox, loadConnector } from '@platform/runtime';
+import { type ConnectorSandbox, loadConnector, toSandboxFailure } from '@platform/runtime';
 import { pageRelay } from './page-relay.ts';
-import type { FromSandbox, SandboxFailure, ToSandbox } from './sandbox-messages.ts';
+import type { FromSandbox, ToSandbox } from './sandbox-messages.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -14,15 +14,6 @@ let sandbox: Promise<ConnectorSandbox> | undefined;
 let current = 0;
 
 const say = (message: FromSandbox) => self.postMessage(message);
-
-const failureOf = (error: unknown): SandboxFailure => {
-  const { code, connectorStatus } = (error ?? {}) as { code?: unknown; connectorStatus?: unknown };
-  return {
-    message: error instanceof Error ? error.message : String(error),
-    ...(typeof code === 'string' ? { code } : {}),
-    ...(typeof connectorStatus === 'number' ? { connectorStatus } : {}),
-  };
-};
 
 self.onmessage = async ({ data }: MessageEvent<ToSandbox>) => {
   if (data.type === 'load') {
@@ -43,6 +34,6 @@ self.onmessage = async ({ data }: MessageEvent<ToSandbox>) => {
     // Copied to the page, not transferred: the bytes may be a body the sandbox keeps for a later download.
     say({ type: 'done', id: data.id, result: await (await sandbox).call(data.method, data.args) });
   } catch (error) {
-    say({ type: 'failed', id: data.id, failure: failureOf(error) });
+    say({ type: 'failed', id: data.id, failure: toSandboxFailure(error) });
   }
 };

@@ -1,10 +1,7 @@
-import type { ConnectorMethod, FetchRecord, InvocationResult } from '@platform/runtime';
+import type { ConnectorMethod, FetchRecord, InvocationResult, SandboxFailure } from '@platform/runtime';
 
 /** A connector's source as the platform serves it for Try it. */
 export type Source = { script: string; options: Record<string, unknown>; version: string };
-
-/** An error as it crosses from the sandbox's worker: what the panel reads of it (code, connector status). */
-export type WireError = { message: string; code?: string | undefined; connectorStatus?: number | undefined };
 
 /** From the page to the sandbox's worker. */
 export type ToSandbox =
@@ -17,4 +14,4 @@ export type FromSandbox =
   | { type: 'fetch'; id: number; record: FetchRecord }
   | { type: 'log'; id: number; message: string }
   | { type: 'done'; id: number; result: InvocationResult }
-  | { type: 'failed'; id: number; error: WireError };
+  | { type: 'failed'; id: number; failure: SandboxFailure };

@@ -3,9 +3,9 @@
  * Try it's connector sandbox, in a worker of its own: a connector that loops until its time limit keeps this thread
  * busy, never the page's (the panel stays usable, and closing it ends the worker at once).
  */
-import { type ConnectorSandbox, loadConnector } from '@platform/runtime';
+import { type ConnectorSandbox, loadConnector, toSandboxFailure } from '@platform/runtime';
 import { proxyFetch } from './proxy-fetch.ts';
-import type { FromSandbox, ToSandbox, WireError } from './sandbox-protocol.ts';
+import type { FromSandbox, ToSandbox } from './sandbox-protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -15,15 +15,6 @@ let token: string | undefined;
 let current = 0;
 
 const say = (message: FromSandbox) => self.postMessage(message);
-
-const wire = (error: unknown): WireError => {
-  const { code, connectorStatus } = (error ?? {}) as { code?: unknown; connectorStatus?: unknown };
-  return {
-    message: error instanceof Error ? error.message : String(error),
-    code: typeof code === 'string' ? code : undefined,
-    connectorStatus: typeof connectorStatus === 'number' ? connectorStatus : undefined,
-  };
-};
 
 self.onmessage = async ({ data }: MessageEvent<ToSandbox>) => {
   if (data.type === 'load') {
@@ -46,6 +37,6 @@ self.onmessage = async ({ data }: MessageEvent<ToSandbox>) => {
     // Copied, not transferred: the bytes may be a body the session keeps, which a later download answers again.
     say({ type: 'done', id: data.id, result });
   } catch (error) {
-    say({ type: 'failed', id: data.id, error: wire(error) });
+    say({ type: 'failed', id: data.id, failure: toSandboxFailure(error) });
   }
 };

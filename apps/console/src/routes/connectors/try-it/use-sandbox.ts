@@ -1,14 +1,13 @@
 import {
   type ConnectorMethod,
   type FetchRecord,
+  fromSandboxFailure,
   type InvocationResult,
-  RuntimeError,
-  type RuntimeErrorCode,
 } from '@platform/runtime';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { currentToken } from '../../../auth/use-session.ts';
 import { CallFailure } from './failure.ts';
-import type { FromSandbox, Source, ToSandbox, WireError } from './sandbox-protocol.ts';
+import type { FromSandbox, Source, ToSandbox } from './sandbox-protocol.ts';
 
 export type { Source } from './sandbox-protocol.ts';
 
@@ -33,14 +32,6 @@ type Pending = {
   logs: string[];
 };
 
-/** The runtime's error again, as the panel reads it: its code and the connector's status. */
-const errorOf = (error: WireError): Error =>
-  error.code === undefined
-    ? new Error(error.message)
-    : new RuntimeError(error.code as RuntimeErrorCode, error.message, {
-        connectorStatus: error.connectorStatus,
-      });
-
 /**
  * The connector in this browser: one sandbox of the platform runtime per source version, in a worker of its own
  * (sandbox-worker.ts), so a connector that loops never freezes the page; calls one at a time, and the log of calls
@@ -63,7 +54,7 @@ export const useSandbox = (environment: string, connectorId: string, source: Sou
       else {
         waiting.delete(data.id);
         if (data.type === 'done') call.resolve(data.result);
-        else call.reject(errorOf(data.error));
+        else call.reject(fromSandboxFailure(data.failure));
       }
     };
     // The worker itself failed (its script could not load): every call waiting on it fails with that.
